@@ -1,0 +1,3 @@
+export { en, type Catalogue } from './en.ts';
+export { es } from './es.ts';
+export { to } from './to.ts';

@@ -1,0 +1,11 @@
+/**
+ * The third interface language, `to`. No Tongan translation has been commissioned yet: the
+ * catalogue translates the language names and falls back to English for every other key
+ * (i18next `fallbackLng: 'en'`). Translators fill this object; the compiler checks its keys.
+ */
+import type { Catalogue } from './en.ts';
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
+export const to: DeepPartial<Catalogue> = {
+  language: { en: 'Lea faka-Pilitānia', es: 'Lea faka-Sipeini', to: 'Lea faka-Tonga' },
+};

@@ -1,0 +1,3 @@
+export * from './keys.ts';
+export * from './roles.ts';
+export * from './can.ts';

@@ -1,0 +1,13 @@
+/** The HTTP envelope (ARCHITECTURE.md, Contracts): `{status:"OK", ...}` or `{status:"KO", code, message}`. */
+import { z } from 'zod';
+
+export const KoBody = z.object({
+  status: z.literal('KO'),
+  code: z.number().int(),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type KoBody = z.infer<typeof KoBody>;
+
+export const okBody = <T extends z.ZodRawShape>(shape: T) => z.object({ status: z.literal('OK'), ...shape });
+export const OkEmpty = okBody({});

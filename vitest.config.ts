@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test taxonomy (CONVENTIONS.md): `*.test.ts` pure and fast; `*.int.test.ts` against real Postgres
+ * (migrations applied once per run by the global setup); `*.sync.test.ts` real Hocuspocus servers.
+ * End-to-end tests run in Playwright (tests/e2e), not here.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{shared,api-server,sync-server,client}/src/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.int.test.ts', '**/*.sync.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['{api-server,sync-server}/src/**/*.int.test.ts'],
+          globalSetup: ['api-server/src/testing/globalSetup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          fileParallelism: true,
+        },
+      },
+      {
+        test: {
+          name: 'sync',
+          include: ['sync-server/src/**/*.sync.test.ts'],
+          globalSetup: ['api-server/src/testing/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
