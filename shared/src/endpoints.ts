@@ -26,7 +26,7 @@ export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodRa
   response: Res;
 }
 
-const ep = <Req extends z.ZodType, Res extends z.ZodRawShape>(e: Endpoint<Req, Res>) => e;
+const ep = <const E extends Endpoint>(e: E) => e;
 const none = {} as const;
 
 export const endpoints = {

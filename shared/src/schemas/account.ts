@@ -23,6 +23,8 @@ export const User = z.object({
   jobDepartment: JobDepartment.nullable(),
   language: z.enum(LANGUAGES),
   active: z.boolean(),
+  /** False for a user invited by link who has not chosen a password yet. */
+  passwordSet: z.boolean(),
   createdAt: Timestamp,
   lastLoginAt: Timestamp.nullable(),
 });

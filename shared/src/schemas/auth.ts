@@ -30,7 +30,8 @@ export const AutoLoginRequest = z.object({ token: z.string().min(10).max(200) })
 export type AutoLoginRequest = z.infer<typeof AutoLoginRequest>;
 
 export const ChangePasswordRequest = z.object({
-  currentPassword: z.string().min(1, 'Required').max(200),
+  /** Ignored for a user invited by link who has not set a password yet (`User.passwordSet` false). */
+  currentPassword: z.string().max(200).default(''),
   newPassword: StrongPassword,
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;

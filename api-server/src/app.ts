@@ -1,0 +1,78 @@
+/**
+ * The Express application: JSON API under /api (KO answers for every failure, never a stack trace)
+ * and, when a built client is given, the single-page app with an index.html fallback.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import cookieParser from 'cookie-parser';
+import { ErrorCode } from '@gd/shared';
+import type { Deps } from './http/context.ts';
+import { csrfProtection } from './http/csrf.ts';
+import { openApiDocument } from './http/openapi.ts';
+import { HttpFailure, sendKo } from './http/respond.ts';
+import { accountRoutes } from './features/accounts/routes.ts';
+import { appRoutes } from './features/apps/routes.ts';
+import { authRoutes } from './features/auth/routes.ts';
+
+export const JSON_LIMIT = '100kb';
+
+export function createApp(deps: Deps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'extended');
+
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.use(express.json({ limit: JSON_LIMIT, type: ['application/json', 'application/*+json'] }));
+  api.use(cookieParser());
+  api.get('/health', (_req, res) => void res.json({ status: 'OK' }));
+  api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
+  api.use(csrfProtection(deps.secret));
+  authRoutes(api, deps);
+  accountRoutes(api, deps);
+  appRoutes(api, deps);
+  api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
+  api.use(apiErrorHandler(deps));
+  app.use('/api', api);
+
+  const dist = deps.config.CLIENT_DIST;
+  if (dist && existsSync(path.join(dist, 'index.html'))) {
+    app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: (res, file) => {
+      if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    } }));
+    app.get(/.*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(dist, 'index.html'));
+    });
+  }
+  return app;
+}
+
+interface BodyParserError { type?: string; status?: number }
+
+function apiErrorHandler(deps: Deps) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof HttpFailure) return sendKo(res, error.code, error.message, error.details, error.status);
+    const e = error as BodyParserError;
+    if (e.type === 'entity.parse.failed') return sendKo(res, ErrorCode.MANDATORY, 'Malformed JSON body', undefined, 400);
+    if (e.type === 'entity.too.large') return sendKo(res, ErrorCode.GENERIC, `Request body too large (limit ${JSON_LIMIT})`, undefined, 413);
+    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return sendKo(res, ErrorCode.MANDATORY, 'Unsupported body encoding', undefined, 415);
+    if (e.status && e.status >= 400 && e.status < 500) return sendKo(res, ErrorCode.GENERIC, 'Bad request', undefined, e.status);
+    deps.log.error({ err: error, method: req.method, path: req.path }, 'unhandled API error');
+    const code = (error as { code?: string } | null)?.code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return sendKo(res, ErrorCode.DATABASE_ERROR, 'Database error', undefined, 500);
+    sendKo(res, ErrorCode.GENERIC, 'Internal error', undefined, 500);
+  };
+}

@@ -1,0 +1,32 @@
+/** The one way the server talks to Postgres: a `pg` pool, on real Postgres or on embedded PGlite. */
+import pg from 'pg';
+
+// Return int8 (counts) as numbers; our counts stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export type Db = pg.Pool;
+export type DbClient = pg.PoolClient;
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+export function createPool(connectionString: string, max = 10): Db {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Run `fn` in one transaction; rolls back on any throw. Keep transactions short (PGlite serialises them). */
+export async function tx<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,127 @@
+/** SQL for accounts, users and roles. Rows never leave this module unmapped. */
+import {
+  apiVersionForPlan, type Account, type JobDepartment, type Language, type Plan, type SupportLevel, type User,
+  type UserRole, type UserTypeValue,
+} from '@gd/shared';
+import type { Queryable } from '../../db/pool.ts';
+
+interface AccountRow { id: string; name: string; plan: Plan; support_level: SupportLevel; created_at: Date }
+export interface UserRow {
+  id: string; account_id: string; email: string; name: string; password_hash: string | null; role_id: string;
+  role_name: string; user_type: UserTypeValue; grants: string[]; job_department: JobDepartment | null;
+  language: Language; active: boolean; created_at: Date; last_login_at: Date | null;
+}
+interface RoleRow { id: string; name: string; built_in: string | null; user_type: UserTypeValue; grants: string[]; user_count: number }
+
+export const toAccount = (r: AccountRow): Account => ({
+  id: r.id, name: r.name, plan: r.plan, supportLevel: r.support_level, apiVersion: apiVersionForPlan(r.plan), createdAt: r.created_at.toISOString(),
+});
+export const toUser = (r: UserRow): User => ({
+  id: r.id, accountId: r.account_id, email: r.email, name: r.name, userType: r.user_type, roleId: r.role_id,
+  roleName: r.role_name, jobDepartment: r.job_department, language: r.language, active: r.active, passwordSet: r.password_hash !== null,
+  createdAt: r.created_at.toISOString(), lastLoginAt: r.last_login_at?.toISOString() ?? null,
+});
+const toRole = (r: RoleRow): UserRole => ({ id: r.id, name: r.name, builtIn: r.built_in, userType: r.user_type, grants: r.grants, userCount: r.user_count });
+
+const USER_SELECT = `SELECT u.id, u.account_id, u.email, u.name, u.password_hash, u.role_id, r.name AS role_name,
+  r.user_type, r.grants, u.job_department, u.language, u.active, u.created_at, u.last_login_at
+  FROM users u JOIN user_roles r ON r.id = u.role_id`;
+
+export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
+  return (await db.query<UserRow>(`${USER_SELECT} WHERE u.id = $1`, [id])).rows[0];
+}
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+  return (await db.query<UserRow>(`${USER_SELECT} WHERE lower(u.email) = lower($1)`, [email])).rows[0];
+}
+export async function findUserInAccount(db: Queryable, accountId: string, id: string): Promise<UserRow | undefined> {
+  return (await db.query<UserRow>(`${USER_SELECT} WHERE u.id = $1 AND u.account_id = $2`, [id, accountId])).rows[0];
+}
+export async function listUsers(db: Queryable, accountId: string): Promise<UserRow[]> {
+  return (await db.query<UserRow>(`${USER_SELECT} WHERE u.account_id = $1 ORDER BY lower(u.name), u.email`, [accountId])).rows;
+}
+
+export async function findAccount(db: Queryable, id: string): Promise<Account | undefined> {
+  const row = (await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id])).rows[0];
+  return row && toAccount(row);
+}
+export async function insertAccount(db: Queryable, a: { name: string; plan: Plan }): Promise<Account> {
+  const row = (await db.query<AccountRow>('INSERT INTO accounts (name, plan) VALUES ($1, $2) RETURNING *', [a.name, a.plan])).rows[0]!;
+  return toAccount(row);
+}
+export async function updateAccount(db: Queryable, id: string, patch: { name?: string | undefined; supportLevel?: SupportLevel | undefined; plan?: Plan | undefined }): Promise<Account | undefined> {
+  const row = (await db.query<AccountRow>(
+    `UPDATE accounts SET name = COALESCE($2, name), support_level = COALESCE($3, support_level), plan = COALESCE($4, plan)
+     WHERE id = $1 RETURNING *`,
+    [id, patch.name ?? null, patch.supportLevel ?? null, patch.plan ?? null],
+  )).rows[0];
+  return row && toAccount(row);
+}
+
+export async function insertUser(db: Queryable, u: {
+  accountId: string; email: string; name: string; passwordHash: string | null; roleId: string;
+  jobDepartment?: JobDepartment | null | undefined; language?: Language | undefined;
+}): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO users (account_id, email, name, password_hash, role_id, job_department, language, password_changed_at)
+     VALUES ($1, lower($2), $3, $4, $5, $6, $7, CASE WHEN $4::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
+    [u.accountId, u.email, u.name, u.passwordHash, u.roleId, u.jobDepartment ?? null, u.language ?? 'en'],
+  );
+  return rows[0]!.id;
+}
+export async function updateUser(db: Queryable, accountId: string, id: string, patch: {
+  name?: string | undefined; roleId?: string | undefined; active?: boolean | undefined;
+  jobDepartment?: JobDepartment | null | undefined; language?: Language | undefined;
+}): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE users SET name = COALESCE($3, name), role_id = COALESCE($4, role_id), active = COALESCE($5, active),
+       job_department = CASE WHEN $6::boolean THEN $7 ELSE job_department END, language = COALESCE($8, language)
+     WHERE id = $1 AND account_id = $2`,
+    [id, accountId, patch.name ?? null, patch.roleId ?? null, patch.active ?? null, patch.jobDepartment !== undefined, patch.jobDepartment ?? null, patch.language ?? null],
+  );
+  return (rowCount ?? 0) > 0;
+}
+export async function deleteUser(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM users WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return (rowCount ?? 0) > 0;
+}
+export async function touchLogin(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
+}
+
+export async function listRoles(db: Queryable, accountId: string): Promise<UserRole[]> {
+  const { rows } = await db.query<RoleRow>(
+    `SELECT r.id, r.name, r.built_in, r.user_type, r.grants, count(u.id)::int AS user_count
+     FROM user_roles r LEFT JOIN users u ON u.role_id = r.id
+     WHERE r.account_id = $1 GROUP BY r.id ORDER BY r.built_in IS NULL, r.created_at, lower(r.name)`,
+    [accountId],
+  );
+  return rows.map(toRole);
+}
+export async function findRole(db: Queryable, accountId: string, id: string): Promise<UserRole | undefined> {
+  return (await listRoles(db, accountId)).find((r) => r.id === id);
+}
+export async function findRoleByBuiltIn(db: Queryable, accountId: string, builtIn: string): Promise<{ id: string } | undefined> {
+  return (await db.query<{ id: string }>('SELECT id FROM user_roles WHERE account_id = $1 AND built_in = $2', [accountId, builtIn])).rows[0];
+}
+export async function insertRole(db: Queryable, accountId: string, r: { id?: string; name: string; builtIn: string | null; userType: number; grants: readonly string[] }): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO user_roles (id, account_id, name, built_in, user_type, grants) VALUES (COALESCE($1, gen_random_uuid()), $2, $3, $4, $5, $6) RETURNING id`,
+    [r.id ?? null, accountId, r.name, r.builtIn, r.userType, [...r.grants]],
+  );
+  return rows[0]!.id;
+}
+export async function updateRole(db: Queryable, accountId: string, id: string, r: { name: string; userType: number; grants: readonly string[] }): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE user_roles SET name = $3, user_type = $4, grants = $5, updated_at = now() WHERE id = $1 AND account_id = $2`,
+    [id, accountId, r.name, r.userType, [...r.grants]],
+  );
+  return (rowCount ?? 0) > 0;
+}
+export async function deleteRole(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM user_roles WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return (rowCount ?? 0) > 0;
+}
+/** Whether a role id exists anywhere (a PUT with another account's role id must not create a duplicate id). */
+export async function roleIdTaken(db: Queryable, id: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM user_roles WHERE id = $1', [id])).rowCount !== 0;
+}

@@ -1,0 +1,20 @@
+/** What every handler gets: the services' dependencies and, for signed-in calls, the principal. */
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/pool.ts';
+import type { UserRow } from '../features/accounts/repository.ts';
+import type { Account } from '@gd/shared';
+
+export interface Deps {
+  db: Db;
+  config: Config;
+  secret: string;
+  log: Logger;
+  /** Wakes the mail worker after a message is queued (in-process); a no-op when the worker runs elsewhere. */
+  notifyMail: () => void;
+}
+
+export interface Principal {
+  user: UserRow;
+  account: Account;
+}

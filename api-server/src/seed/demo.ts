@@ -1,0 +1,42 @@
+/**
+ * The demo account for `npm start`: an iOS and an Android app and one user per role, all with the
+ * password DEMO_PASSWORD. Idempotent: does nothing when the demo account exists. Later
+ * capabilities add their demo data here.
+ */
+import { BuiltInRole, BUILT_IN_ROLES } from '@gd/shared';
+import { tx, type Db } from '../db/pool.ts';
+import { provisionAccount } from '../features/accounts/provision.ts';
+import { insertUser } from '../features/accounts/repository.ts';
+import { insertApp } from '../features/apps/repository.ts';
+import { newAppKey } from '../features/apps/routes.ts';
+import { hashPassword } from '../features/auth/passwords.ts';
+
+export const DEMO_PASSWORD = 'Demo-pass-2026!';
+export const DEMO_DOMAIN = 'demo.growthdeck.test';
+export const demoEmail = (role: BuiltInRole) => `${role.replace('_', '.')}@${DEMO_DOMAIN}`;
+
+export interface DemoLogin { role: string; email: string; password: string }
+
+export async function seedDemo(db: Db): Promise<{ created: boolean; logins: DemoLogin[] }> {
+  const logins = BuiltInRole.map((role) => ({ role: BUILT_IN_ROLES[role].label, email: demoEmail(role), password: DEMO_PASSWORD }));
+  const exists = await db.query('SELECT 1 FROM users WHERE email = $1', [demoEmail('client')]);
+  if (exists.rowCount) return { created: false, logins };
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await tx(db, async (client) => {
+    const { accountId, ownerId, roleIds } = await provisionAccount(client, {
+      accountName: 'Demo Growth Co', plan: 'growth',
+      owner: { name: 'Carmen Client', email: demoEmail('client'), passwordHash, jobDepartment: 'Management' },
+    });
+    const names: Record<BuiltInRole, string> = {
+      client: 'Carmen Client', admin: 'Adrián Admin', manager: 'Marta Manager', client_pm: 'Pablo Product',
+      agency: 'Ana Agency', author: 'Álex Author', analyst: 'Inés Analyst', provider: 'Pedro Provider',
+    };
+    for (const role of BuiltInRole) {
+      if (role === 'client') continue;
+      await insertUser(client, { accountId, email: demoEmail(role), name: names[role], passwordHash, roleId: roleIds[role] });
+    }
+    await insertApp(client, accountId, ownerId, newAppKey(), { name: 'Demo Shop iOS', os: 'iOS', bundleId: 'com.demo.shop', timezone: 'Europe/Madrid' });
+    await insertApp(client, accountId, ownerId, newAppKey(), { name: 'Demo Shop Android', os: 'Android', bundleId: 'com.demo.shop', timezone: 'Europe/Madrid' });
+  });
+  return { created: true, logins };
+}

@@ -1,0 +1,64 @@
+/**
+ * Starting the API: database (embedded PGlite when DATABASE_URL is unset), migrations, secret,
+ * HTTP server, and optionally the in-process worker. Used by main.ts and by tests.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import { startEmbeddedDb, type EmbeddedDb } from './db/embedded.ts';
+import { migrate } from './db/migrate.ts';
+import { createPool, type Db } from './db/pool.ts';
+import { loadSigningSecret } from './features/auth/secrets.ts';
+import type { Deps } from './http/context.ts';
+import { createSender, startMailWorker, type MailSender } from './mail/worker.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  deps: Deps;
+  httpServer: http.Server;
+  stop(): Promise<void>;
+}
+
+export async function openDatabase(config: Config, log: Logger): Promise<{ db: Db; embedded: EmbeddedDb | null }> {
+  let url = config.DATABASE_URL;
+  let embedded: EmbeddedDb | null = null;
+  if (!url) {
+    embedded = await startEmbeddedDb(config.DATA_DIR);
+    url = embedded.url;
+    log.info({ dir: config.DATA_DIR }, 'embedded database (PGlite) started');
+  }
+  const db = createPool(url, config.DB_POOL_SIZE);
+  const applied = await migrate(db);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  return { db, embedded };
+}
+
+export async function startServer(config: Config, opts: { log?: Logger; worker?: boolean; mailSender?: MailSender } = {}): Promise<RunningServer> {
+  const log = opts.log ?? pino({ level: config.LOG_LEVEL });
+  const { db, embedded } = await openDatabase(config, log);
+  const secret = await loadSigningSecret(db, config.JWT_SECRET);
+  const sender = opts.mailSender ?? createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
+  const worker = opts.worker === false ? null : startMailWorker(db, sender, log);
+  const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake() };
+  const app = createApp(deps);
+  const httpServer = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  return {
+    url, port, db, deps, httpServer,
+    async stop() {
+      await new Promise<void>((resolve) => { httpServer.close(() => resolve()); httpServer.closeAllConnections(); });
+      await worker?.stop();
+      await db.end();
+      await embedded?.stop();
+    },
+  };
+}
