@@ -13,6 +13,8 @@ import { createAutoLoginLink, publicBaseUrl } from '../auth/routes.ts';
 import { revokeAllForUser } from '../auth/repository.ts';
 import * as repo from './repository.ts';
 
+/** An id that is not of the caller's account answers like one of another account: no permission. */
+const notInAccount = (what: string) => fail(ErrorCode.NO_PERMISSION, `No permission for this ${what}`);
 const roleNameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A role with that name already exists', [{ path: 'name', message: 'Name already in use' }]);
 
 export function accountRoutes(router: Router, deps: Deps): void {
@@ -52,7 +54,7 @@ export function accountRoutes(router: Router, deps: Deps): void {
 
   route(router, deps, 'addUser', async ({ principal, body, req }) => {
     const role = await repo.findRole(db, principal.account.id, body.roleId);
-    if (!role) return fail(ErrorCode.NOT_EXIST, 'That role does not exist', [{ path: 'roleId', message: 'Unknown role' }]);
+    if (!role) return notInAccount('role');
     const base = publicBaseUrl(deps, req);
     try {
       const user = await tx(db, async (client) => {
@@ -75,13 +77,11 @@ export function accountRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'updateUser', async ({ principal, params, body }) => {
     const id = params.userId ?? '';
     const target = isUuid(id) ? await repo.findUserInAccount(db, principal.account.id, id) : undefined;
-    if (!target) return fail(ErrorCode.NOT_EXIST, 'User not found');
+    if (!target) return notInAccount('user');
     if (id === principal.user.id && (body.roleId !== undefined || body.active === false)) {
       return fail(ErrorCode.NO_PERMISSION, 'You cannot change your own role or deactivate yourself');
     }
-    if (body.roleId && !(await repo.findRole(db, principal.account.id, body.roleId))) {
-      return fail(ErrorCode.NOT_EXIST, 'That role does not exist', [{ path: 'roleId', message: 'Unknown role' }]);
-    }
+    if (body.roleId && !(await repo.findRole(db, principal.account.id, body.roleId))) return notInAccount('role');
     await tx(db, async (client) => {
       await repo.updateUser(client, principal.account.id, id, body);
       if (body.active === false) await revokeAllForUser(client, id);
@@ -93,14 +93,14 @@ export function accountRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'deleteUser', async ({ principal, params }) => {
     const id = params.userId ?? '';
     if (id === principal.user.id) return fail(ErrorCode.USER_DELETION_FIRST_FAIL, 'You cannot delete your own user');
-    return isUuid(id) && (await repo.deleteUser(db, principal.account.id, id)) ? ok({}) : fail(ErrorCode.NOT_EXIST, 'User not found');
+    return isUuid(id) && (await repo.deleteUser(db, principal.account.id, id)) ? ok({}) : notInAccount('user');
   });
 
   route(router, deps, 'listRoles', async ({ principal }) => ok({ roles: await repo.listRoles(db, principal.account.id) }));
 
   route(router, deps, 'putRole', async ({ principal, params, body }) => {
     const id = params.roleId ?? '';
-    if (!isUuid(id)) return fail(ErrorCode.NOT_EXIST, 'Role ids are UUIDs');
+    if (!isUuid(id)) return fail(ErrorCode.MANDATORY, 'Role ids are UUIDs', [{ path: 'roleId', message: 'Expected a UUID' }]);
     const existing = await repo.findRole(db, principal.account.id, id);
     if (existing?.builtIn === 'client') return fail(ErrorCode.NO_PERMISSION, 'The Client role of the account owner cannot be changed');
     if (existing?.builtIn && body.userType !== BUILT_IN_ROLES[existing.builtIn as BuiltInRole].userType) {
@@ -117,7 +117,7 @@ export function accountRoutes(router: Router, deps: Deps): void {
         }
         await repo.updateRole(db, principal.account.id, id, body);
       } else {
-        if (await repo.roleIdTaken(db, id)) return fail(ErrorCode.NO_PERMISSION, 'No permission for this role');
+        if (await repo.roleIdTaken(db, id)) return notInAccount('role');
         await repo.insertRole(db, principal.account.id, { id, name: body.name, builtIn: null, userType: body.userType, grants: body.grants });
       }
     } catch (error) {
@@ -131,7 +131,7 @@ export function accountRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'deleteRole', async ({ principal, params }) => {
     const id = params.roleId ?? '';
     const role = isUuid(id) ? await repo.findRole(db, principal.account.id, id) : undefined;
-    if (!role) return fail(ErrorCode.NOT_EXIST, 'Role not found');
+    if (!role) return notInAccount('role');
     if (role.builtIn) return fail(ErrorCode.NO_PERMISSION, 'Built-in roles cannot be deleted');
     if (role.userCount > 0) return fail(ErrorCode.GENERIC, `This role still has ${role.userCount} user(s); give them another role first`);
     await repo.deleteRole(db, principal.account.id, id);

@@ -57,6 +57,14 @@ export async function consumeOneTime(db: Queryable, purpose: OneTimePurpose, tok
   return expired.rows[0];
 }
 
+/** Looks a one-time token up without consuming it. */
+export async function peekOneTime(db: Queryable, purpose: OneTimePurpose, tokenHash: Buffer): Promise<OneTimeRow | undefined> {
+  return (await db.query<OneTimeRow>(
+    `SELECT id, user_id, redirect, expires_at <= now() AS expired, used_at IS NOT NULL AS used FROM one_time_tokens WHERE token_hash = $1 AND purpose = $2`,
+    [tokenHash, purpose],
+  )).rows[0];
+}
+
 export async function recentFailures(db: Queryable, email: string, ip: string): Promise<{ byEmail: number; byIp: number }> {
   const { rows } = await db.query<{ by_email: number; by_ip: number }>(
     `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::int AS by_email, count(*) FILTER (WHERE ip = $2)::int AS by_ip

@@ -115,18 +115,22 @@ export function authRoutes(router: Router, deps: Deps): void {
 
   publicRoute(router, deps, 'resetPassword', async ({ body }) => {
     const tokenHash = sha256(body.token);
-    const found = await repo.consumeOneTime(db, 'reset_password', tokenHash);
-    if (!found || found.used || found.expired) return fail(ErrorCode.FORGOT_PASSWORD_ERROR, 'This reset link is not valid or has expired');
+    const invalid = () => fail(ErrorCode.FORGOT_PASSWORD_ERROR, 'This reset link is not valid or has expired');
+    // Check first, consume last: a refused new password must not burn the link.
+    const found = await repo.peekOneTime(db, 'reset_password', tokenHash);
+    if (!found || found.used || found.expired) return invalid();
     if (await usedBefore(db, found.user_id, body.password)) {
       return fail(ErrorCode.PASSWORD_USED_BEFORE, 'Choose a password you have not used before', [{ path: 'password', message: 'Used before' }]);
     }
     const passwordHash = await hashPassword(body.password);
-    await tx(db, async (client) => {
-      await setPassword(client, found.user_id, passwordHash);
-      await repo.revokeAllForUser(client, found.user_id);
-      await repo.clearFailures(client, (await findUserById(client, found.user_id))?.email ?? '');
+    return tx(db, async (client) => {
+      const consumed = await repo.consumeOneTime(client, 'reset_password', tokenHash);
+      if (!consumed || consumed.used || consumed.expired) return invalid();
+      await setPassword(client, consumed.user_id, passwordHash);
+      await repo.revokeAllForUser(client, consumed.user_id);
+      await repo.clearFailures(client, (await findUserById(client, consumed.user_id))?.email ?? '');
+      return ok({});
     });
-    return ok({});
   });
 
   publicRoute(router, deps, 'autoLogin', async ({ body, res }) => {

@@ -1,0 +1,70 @@
+/**
+ * Every route of the endpoint table: refused without a session (10005), and refused (10004) to a
+ * user of another account for anything of the first account, which stays unchanged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, endpoints, type EndpointName } from '@gd/shared';
+import { TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../testing/harness.ts';
+
+let api: TestApi;
+let owner: Awaited<ReturnType<typeof registerAccount>>;
+let intruder: Awaited<ReturnType<typeof registerAccount>>;
+const ids: Record<string, string> = {};
+
+const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
+  updateApp: { name: 'Hijacked', os: 'Android' },
+  addTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: 'AAAA-BBBB-CCCC' },
+  updateTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: 'AAAA-BBBB-CCCC' },
+  updateUser: { name: 'Hijacked', active: false },
+  putRole: { name: 'Hijacked', userType: 79, grants: [] },
+  addUser: { name: 'Mole', email: 'mole@it.example.com', roleId: '' },
+};
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await registerAccount(api);
+  intruder = await registerAccount(api);
+  const { app } = await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Secret app', os: 'iOS' });
+  ids.appId = app.id;
+  const { device } = await owner.client.ok<{ device: { id: string } }>('addTestDevice', { name: 'Phone', idType: 'gaid', deviceId: '1234-5678' }, { appId: app.id });
+  ids.deviceId = device.id;
+  const { roles } = await owner.client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
+  ids.roleId = roles.find((r) => r.builtIn === 'analyst')!.id;
+  const { user } = await owner.client.ok<{ user: { id: string } }>('addUser', { name: 'Colleague', email: uniqueEmail('colleague'), roleId: ids.roleId });
+  ids.userId = user.id;
+  (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
+});
+afterAll(async () => { await api.stop(); });
+
+const protectedEndpoints = (Object.keys(endpoints) as EndpointName[]).filter((n) => endpoints[n].auth !== 'public');
+const withIds = protectedEndpoints.filter((n) => endpoints[n].path.includes(':') || n === 'addUser');
+
+describe('every protected route', () => {
+  it.each(protectedEndpoints)('%s refuses a call without a session (10005)', async (name) => {
+    const anonymous = new TestClient(api.url);
+    const answer = await anonymous.call(name, SAMPLE_BODIES[name] ?? {}, ids);
+    expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.ACCESS_TOKEN_MISSING });
+  });
+
+  it.each(withIds)('%s refuses a user of another account (10004)', async (name) => {
+    const answer = await intruder.client.call(name, SAMPLE_BODIES[name] ?? {}, ids);
+    expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
+  });
+
+  it('left the first account untouched and shows the intruder none of it', async () => {
+    const { apps } = await owner.client.ok<{ apps: { id: string; name: string }[] }>('listApps');
+    expect(apps).toEqual([expect.objectContaining({ id: ids.appId, name: 'Secret app' })]);
+    const { devices } = await owner.client.ok<{ devices: { name: string }[] }>('listTestDevices', undefined, { appId: ids.appId! });
+    expect(devices.map((d) => d.name)).toEqual(['Phone']);
+    const { users } = await owner.client.ok<{ users: { id: string; name: string; active: boolean }[] }>('listUsers');
+    expect(users.find((u) => u.id === ids.userId)).toMatchObject({ name: 'Colleague', active: true });
+    const { roles } = await owner.client.ok<{ roles: { id: string; name: string }[] }>('listRoles');
+    expect(roles.find((r) => r.id === ids.roleId)?.name).toBe('Analyst');
+
+    const seen = JSON.stringify([
+      await intruder.client.ok('meta'), await intruder.client.ok('listApps'), await intruder.client.ok('listUsers'),
+      await intruder.client.ok('listRoles'), await intruder.client.ok('getAccount'),
+    ]);
+    for (const id of [...Object.values(ids), owner.accountId, owner.userId]) expect(seen).not.toContain(id);
+  });
+});

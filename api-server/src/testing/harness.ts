@@ -1,0 +1,95 @@
+/** A real API server on port 0 against the run's database, and a cookie-keeping typed client. */
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { AUTH_COOKIES, CSRF_HEADER, endpoints, fillPath, type EndpointName } from '@gd/shared';
+import { loadConfig } from '../config.ts';
+import { startServer, type RunningServer } from '../server.ts';
+import type { MailSender } from '../mail/worker.ts';
+
+export interface SentMail { to: string; subject: string; text: string }
+
+export interface TestApi extends RunningServer {
+  mail: SentMail[];
+  /** Waits until a mail to `to` matching `pattern` arrived. */
+  waitForMail(to: string, pattern?: RegExp): Promise<SentMail>;
+}
+
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const mail: SentMail[] = [];
+  const sender: MailSender = { send: async (m) => void mail.push(m) };
+  const config = loadConfig({
+    DATABASE_URL: inject('databaseUrl'), PORT: '0', LOG_LEVEL: 'silent', DB_POOL_SIZE: '4',
+    JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it', ...env,
+  });
+  const server = await startServer(config, { log: pino({ level: 'silent' }), mailSender: sender });
+  return {
+    ...server,
+    mail,
+    async waitForMail(to, pattern) {
+      for (let i = 0; i < 200; i++) {
+        server.deps.notifyMail();
+        const found = mail.find((m) => m.to === to.toLowerCase() && (!pattern || pattern.test(m.text)));
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`no mail to ${to}`);
+    },
+  };
+}
+
+export interface ApiAnswer { httpStatus: number; body: Record<string, unknown> & { status: 'OK' | 'KO'; code?: number; message?: string } }
+
+/** A browser-like client: keeps cookies, sends the CSRF header, speaks the endpoint table. */
+export class TestClient {
+  readonly base: string;
+  cookies = new Map<string, string>();
+  constructor(base: string) {
+    this.base = base;
+  }
+
+  async raw(method: string, path: string, init: { body?: string; headers?: Record<string, string>; csrf?: boolean } = {}): Promise<ApiAnswer> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.body !== undefined) headers['content-type'] ??= 'application/json';
+    if (method !== 'GET' && init.csrf !== false) {
+      if (!this.cookies.has(AUTH_COOKIES.csrf)) await this.raw('GET', '/auth/csrf');
+      headers[CSRF_HEADER] ??= this.cookies.get(AUTH_COOKIES.csrf) ?? '';
+    }
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(`${this.base}/api${path}`, { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = decodeURIComponent(pair!.slice(eq + 1));
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { httpStatus: res.status, body: (await res.json()) as ApiAnswer['body'] };
+  }
+
+  call(name: EndpointName, body?: unknown, params?: Record<string, string>): Promise<ApiAnswer> {
+    const e = endpoints[name];
+    return this.raw(e.method, fillPath(e.path, params), body === undefined || e.method === 'GET' ? {} : { body: JSON.stringify(body) });
+  }
+
+  /** Like `call`, but fails the test unless the answer is OK. */
+  async ok<T = Record<string, unknown>>(name: EndpointName, body?: unknown, params?: Record<string, string>): Promise<T> {
+    const answer = await this.call(name, body, params);
+    if (answer.body.status !== 'OK') throw new Error(`${name} answered ${JSON.stringify(answer.body)}`);
+    return answer.body as T;
+  }
+}
+
+export const uniqueEmail = (tag = 'user') => `${tag}.${randomBytes(5).toString('hex')}@it.example.com`;
+export const STRONG_PASSWORD = 'Sturdy-Pass-42!';
+
+/** Registers a fresh account; returns its signed-in owner client and ids. */
+export async function registerAccount(api: { url: string }, plan = 'growth') {
+  const client = new TestClient(api.url);
+  const email = uniqueEmail('owner');
+  const { user } = await client.ok<{ user: { id: string; accountId: string } }>('register', {
+    name: 'Owner', email, password: STRONG_PASSWORD, accountName: `Acct ${email}`, plan,
+  });
+  return { client, email, userId: user.id, accountId: user.accountId };
+}
