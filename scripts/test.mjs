@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, unit, integration (real Postgres), sync and end-to-end (Chromium)
+// suites in that order. Every suite runs even when an earlier one failed; the last line sums them
+// all as `N passed, N failed`. Exit code 0 only when nothing failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const out = path.join(root, 'test-results');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const only = process.argv.slice(2);
+const totals = { passed: 0, failed: 0 };
+const rows = [];
+
+function exec(cmd, args, env = {}) {
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return { status: result.status ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+}
+
+function record(name, passed, failed, seconds) {
+  totals.passed += passed;
+  totals.failed += failed;
+  rows.push(`${failed ? '✖' : '✔'} ${name.padEnd(12)} ${String(passed).padStart(5)} passed ${String(failed).padStart(4)} failed  ${seconds}s`);
+}
+
+/** A step that is one check (typecheck, lint, build). */
+function check(name, cmd, args) {
+  if (only.length && !only.includes(name)) return;
+  console.log(`\n━━ ${name}: ${cmd} ${args.join(' ')}`);
+  const { status, seconds } = exec(cmd, args);
+  record(name, status === 0 ? 1 : 0, status === 0 ? 0 : 1, seconds);
+}
+
+function vitest(name, project) {
+  if (only.length && !only.includes(name)) return;
+  const file = path.join(out, `${name}.json`);
+  console.log(`\n━━ ${name}: vitest --project ${project}`);
+  const { status, seconds } = exec('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, '--passWithNoTests']);
+  if (!existsSync(file)) return record(name, 0, 1, seconds);
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  // A file that failed to load counts as a failure even when it reported no test.
+  const brokenFiles = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
+  record(name, report.numPassedTests, failed, seconds);
+}
+
+function playwright(name) {
+  if (only.length && !only.includes(name)) return;
+  const file = path.join(out, 'e2e.json');
+  console.log(`\n━━ ${name}: playwright`);
+  const { status, seconds } = exec('npx', ['playwright', 'test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+  if (!existsSync(file)) return record(name, 0, 1, seconds);
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const failed = stats.unexpected + (status !== 0 && stats.unexpected === 0 ? 1 : 0);
+  record(name, stats.expected + stats.flaky, failed, seconds);
+}
+
+check('typecheck', 'npm', ['run', 'typecheck', '--silent']);
+check('lint', 'npm', ['run', 'lint', '--silent']);
+vitest('unit', 'unit');
+vitest('integration', 'integration');
+vitest('sync', 'sync');
+check('build', 'npm', ['run', 'build', '--workspace', 'client', '--silent']);
+playwright('e2e');
+
+console.log(`\n${rows.join('\n')}\n`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed === 0 ? 0 : 1);

@@ -1,0 +1,29 @@
+import { defineConfig } from '@playwright/test';
+import { E2E_BASE_URL } from './support/env.ts';
+
+/**
+ * End-to-end tests drive Debian's Chromium against the built app served by the real server on a
+ * fresh Postgres database (see support/globalSetup.ts). Named actors get their own browser contexts.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: '../test-results/e2e-artifacts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  globalSetup: './support/globalSetup.ts',
+  use: {
+    baseURL: E2E_BASE_URL,
+    browserName: 'chromium',
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    },
+  },
+});
