@@ -66,7 +66,7 @@ export function isPublicUrl(s: string, protocols: readonly string[] = ['http:', 
 export function isAppSchemeUrl(s: string): boolean {
   const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(s);
   if (!m) return false;
-  const [scheme, host] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
+  const [scheme, host] = [(m[1] ?? '').toLowerCase(), (m[2] ?? '').toLowerCase()];
   return scheme !== 'http' && scheme !== 'https' && host !== 'localhost' && !host.startsWith('127.');
 }
 
@@ -76,7 +76,7 @@ export function isDomainName(s: string): boolean {
   if (s.length < 4 || s.length > 253) return false;
   const labels = s.split('.');
   if (labels.length < 2) return false;
-  const tld = labels[labels.length - 1]!;
+  const tld = labels[labels.length - 1] ?? '';
   if (!/^[a-zA-Z]{2,63}$/.test(tld)) return false;
   return labels.every((l) => /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/.test(l));
 }

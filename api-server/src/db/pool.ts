@@ -15,6 +15,13 @@ export function createPool(connectionString: string, max = 10): Db {
   return pool;
 }
 
+/** The single row an INSERT/UPDATE ... RETURNING must give; a missing row is a bug. */
+export function single<T>(rows: T[]): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error('expected one row, got none');
+  return row;
+}
+
 /** Run `fn` in one transaction; rolls back on any throw. Keep transactions short (PGlite serialises them). */
 export async function tx<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promise<T> {
   const client = await db.connect();

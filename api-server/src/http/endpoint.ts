@@ -28,8 +28,9 @@ export interface HandlerCtx<N extends EndpointName> {
   req: Request;
   res: Response;
 }
-export type Handler<N extends EndpointName> = (ctx: HandlerCtx<N>) => Promise<Result<ResponseOf<N>>>;
-export type PublicHandler<N extends EndpointName> = (ctx: Omit<HandlerCtx<N>, 'principal' | 'app'> & { principal: Principal | null }) => Promise<Result<ResponseOf<N>>>;
+type Answer<N extends EndpointName> = Result<ResponseOf<N>> | Promise<Result<ResponseOf<N>>>;
+export type Handler<N extends EndpointName> = (ctx: HandlerCtx<N>) => Answer<N>;
+export type PublicHandler<N extends EndpointName> = (ctx: Omit<HandlerCtx<N>, 'principal' | 'app'> & { principal: Principal | null }) => Answer<N>;
 
 /** Resolve the signed-in principal from the access cookie, or the failure that explains why not. */
 export async function authenticate(deps: Deps, req: Request): Promise<Result<Principal>> {
@@ -59,7 +60,7 @@ async function authorize(deps: Deps, name: EndpointName, principal: Principal, p
   return { ok: true, value: app };
 }
 
-function register<N extends EndpointName>(router: Router, deps: Deps, name: N, run: (ctx: HandlerCtx<N>) => Promise<Result<ResponseOf<N>>>, publicRoute: boolean): void {
+function register<N extends EndpointName>(router: Router, deps: Deps, name: N, run: Handler<N>, publicRoute: boolean): void {
   const endpoint = endpoints[name];
   const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
   router[method](endpoint.path, async (req: Request, res: Response) => {
@@ -87,7 +88,7 @@ function register<N extends EndpointName>(router: Router, deps: Deps, name: N, r
     }
     const result = await run({ body: body as BodyOf<N>, params, principal: principal as Principal, app: app as HandlerCtx<N>['app'], req, res });
     if (!result.ok) return sendFailure(res, result);
-    sendOk(res, result.value as object);
+    sendOk(res, result.value);
   });
 }
 
@@ -97,7 +98,7 @@ export function route<N extends EndpointName>(router: Router, deps: Deps, name: 
 }
 
 export function publicRoute<N extends EndpointName>(router: Router, deps: Deps, name: N, handler: PublicHandler<N>): void {
-  register(router, deps, name, handler as (ctx: HandlerCtx<N>) => Promise<Result<ResponseOf<N>>>, true);
+  register(router, deps, name, handler as Handler<N>, true);
 }
 
 /** Permission check for a principal outside any app (account screens). */

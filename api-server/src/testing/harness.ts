@@ -17,7 +17,7 @@ export interface TestApi extends RunningServer {
 
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const mail: SentMail[] = [];
-  const sender: MailSender = { send: async (m) => void mail.push(m) };
+  const sender: MailSender = { send: (m) => { mail.push(m); return Promise.resolve(); } };
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'), PORT: '0', LOG_LEVEL: 'silent', DB_POOL_SIZE: '4',
     JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it', ...env,

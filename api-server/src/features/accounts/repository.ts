@@ -3,7 +3,7 @@ import {
   apiVersionForPlan, type Account, type JobDepartment, type Language, type Plan, type SupportLevel, type User,
   type UserRole, type UserTypeValue,
 } from '@gd/shared';
-import type { Queryable } from '../../db/pool.ts';
+import { single, type Queryable } from '../../db/pool.ts';
 
 interface AccountRow { id: string; name: string; plan: Plan; support_level: SupportLevel; created_at: Date }
 export interface UserRow {
@@ -45,7 +45,7 @@ export async function findAccount(db: Queryable, id: string): Promise<Account | 
   return row && toAccount(row);
 }
 export async function insertAccount(db: Queryable, a: { name: string; plan: Plan }): Promise<Account> {
-  const row = (await db.query<AccountRow>('INSERT INTO accounts (name, plan) VALUES ($1, $2) RETURNING *', [a.name, a.plan])).rows[0]!;
+  const row = single((await db.query<AccountRow>('INSERT INTO accounts (name, plan) VALUES ($1, $2) RETURNING *', [a.name, a.plan])).rows);
   return toAccount(row);
 }
 export async function updateAccount(db: Queryable, id: string, patch: { name?: string | undefined; supportLevel?: SupportLevel | undefined; plan?: Plan | undefined }): Promise<Account | undefined> {
@@ -66,7 +66,7 @@ export async function insertUser(db: Queryable, u: {
      VALUES ($1, lower($2), $3, $4, $5, $6, $7, CASE WHEN $4::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
     [u.accountId, u.email, u.name, u.passwordHash, u.roleId, u.jobDepartment ?? null, u.language ?? 'en'],
   );
-  return rows[0]!.id;
+  return single(rows).id;
 }
 export async function updateUser(db: Queryable, accountId: string, id: string, patch: {
   name?: string | undefined; roleId?: string | undefined; active?: boolean | undefined;
@@ -108,7 +108,7 @@ export async function insertRole(db: Queryable, accountId: string, r: { id?: str
     `INSERT INTO user_roles (id, account_id, name, built_in, user_type, grants) VALUES (COALESCE($1, gen_random_uuid()), $2, $3, $4, $5, $6) RETURNING id`,
     [r.id ?? null, accountId, r.name, r.builtIn, r.userType, [...r.grants]],
   );
-  return rows[0]!.id;
+  return single(rows).id;
 }
 export async function updateRole(db: Queryable, accountId: string, id: string, r: { name: string; userType: number; grants: readonly string[] }): Promise<boolean> {
   const { rowCount } = await db.query(

@@ -38,7 +38,7 @@ export function accountRoutes(router: Router, deps: Deps): void {
     return user ? ok({ user: repo.toUser(user) }) : fail(ErrorCode.NOT_EXIST, 'User not found');
   });
 
-  route(router, deps, 'getAccount', async ({ principal }) => ok({ account: principal.account }));
+  route(router, deps, 'getAccount', ({ principal }) => ok({ account: principal.account }));
 
   route(router, deps, 'updateAccount', async ({ principal, body }) => {
     const account = await repo.updateAccount(db, principal.account.id, body);
@@ -59,7 +59,8 @@ export function accountRoutes(router: Router, deps: Deps): void {
     try {
       const user = await tx(db, async (client) => {
         const id = await repo.insertUser(client, { accountId: principal.account.id, email: body.email, name: body.name, passwordHash: null, roleId: role.id, language: principal.user.language });
-        const row = (await repo.findUserById(client, id))!;
+        const row = await repo.findUserById(client, id);
+        if (!row) throw new Error('user vanished inside its own transaction');
         const link = await createAutoLoginLink(deps, client, base, row, '/user/password');
         await enqueueMail(client, { to: row.email, kind: 'invitation', ...renderMail('invitation', row.language, { name: row.name, link, account: principal.account.name }) });
         return row;

@@ -1,6 +1,6 @@
 /** SQL for apps and their test devices. */
 import type { App, AppOs, DeviceIdType, TestDevice } from '@gd/shared';
-import type { Queryable } from '../../db/pool.ts';
+import { single, type Queryable } from '../../db/pool.ts';
 
 interface AppRow {
   id: string; account_id: string; name: string; os: AppOs; bundle_id: string | null; timezone: string;
@@ -25,11 +25,11 @@ export async function findApp(db: Queryable, accountId: string, id: string): Pro
 }
 export interface AppFields { name: string; os: AppOs; bundleId?: string | null | undefined; timezone: string; restricted?: string[] | undefined }
 export async function insertApp(db: Queryable, accountId: string, createdBy: string | null, appKey: string, a: AppFields): Promise<App> {
-  const row = (await db.query<AppRow>(
+  const row = single((await db.query<AppRow>(
     `INSERT INTO apps (account_id, name, os, bundle_id, timezone, app_key, restricted, created_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
     [accountId, a.name, a.os, a.bundleId ?? null, a.timezone, appKey, a.restricted ?? [], createdBy],
-  )).rows[0]!;
+  )).rows);
   return toApp(row);
 }
 export async function updateApp(db: Queryable, accountId: string, id: string, a: AppFields): Promise<App | undefined> {
@@ -52,10 +52,10 @@ export async function listDevices(db: Queryable, appId: string): Promise<TestDev
   return (await db.query<DeviceRow>('SELECT * FROM test_devices WHERE app_id = $1 ORDER BY created_at', [appId])).rows.map(toDevice);
 }
 export async function insertDevice(db: Queryable, appId: string, createdBy: string, d: { name: string; idType: DeviceIdType; deviceId: string }): Promise<TestDevice> {
-  const row = (await db.query<DeviceRow>(
+  const row = single((await db.query<DeviceRow>(
     'INSERT INTO test_devices (app_id, name, id_type, device_id, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING *',
     [appId, d.name, d.idType, d.deviceId, createdBy],
-  )).rows[0]!;
+  )).rows);
   return toDevice(row);
 }
 export async function updateDevice(db: Queryable, appId: string, id: string, d: { name: string; idType: DeviceIdType; deviceId: string }): Promise<TestDevice | undefined> {

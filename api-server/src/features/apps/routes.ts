@@ -53,8 +53,9 @@ export function appRoutes(router: Router, deps: Deps): void {
   });
 
   route(router, deps, 'updateTestDevice', async ({ app, params, body }) => {
-    if (!isUuid(params.deviceId ?? '')) return fail(ErrorCode.NOT_EXIST, 'Test device not found');
-    const updated = await uniquely(() => repo.updateDevice(db, app.id, params.deviceId!, body), deviceTaken);
+    const deviceId = params.deviceId ?? '';
+    if (!isUuid(deviceId)) return fail(ErrorCode.NOT_EXIST, 'Test device not found');
+    const updated = await uniquely(() => repo.updateDevice(db, app.id, deviceId, body), deviceTaken);
     if (!updated.ok) return updated;
     return updated.value ? ok({ device: updated.value }) : fail(ErrorCode.NOT_EXIST, 'Test device not found');
   });

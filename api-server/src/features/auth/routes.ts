@@ -39,7 +39,7 @@ export async function createAutoLoginLink(deps: Deps, db: Parameters<typeof repo
 export function authRoutes(router: Router, deps: Deps): void {
   const { db } = deps;
 
-  publicRoute(router, deps, 'csrf', async ({ res }) => {
+  publicRoute(router, deps, 'csrf', ({ res }) => {
     const token = issueCsrfToken(deps.secret);
     res.cookie(AUTH_COOKIES.csrf, token, { httpOnly: false, sameSite: 'lax', path: '/', secure: deps.config.COOKIE_SECURE === 'true' });
     return ok({ csrfToken: token });
@@ -55,7 +55,8 @@ export function authRoutes(router: Router, deps: Deps): void {
           accountName: body.accountName, plan,
           owner: { name: body.name, email: body.email, passwordHash, jobDepartment: body.jobDepartment, language: body.language },
         });
-        const row = (await findUserById(client, ownerId))!;
+        const row = await findUserById(client, ownerId);
+        if (!row) throw new Error('owner vanished inside its own transaction');
         await startSession(deps, client, res, row);
         await touchLogin(client, ownerId);
         return row;
