@@ -1,3 +1,4 @@
 export * from './envelope.ts';
 export * from './auth.ts';
 export * from './account.ts';
+export * from './docs.ts';

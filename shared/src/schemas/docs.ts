@@ -1,0 +1,21 @@
+/** Document tokens: the API issues them, the sync server verifies them (same signing secret). */
+import { z } from 'zod';
+
+export const DOC_TOKEN_TTL_SECONDS = 300;
+export const DOC_TOKEN_ISSUER = 'growthdeck-api';
+
+export const DocTokenRequest = z.object({ name: z.string().min(1).max(300) });
+export type DocTokenRequest = z.infer<typeof DocTokenRequest>;
+
+/**
+ * JWT claims (HS256): `typ` 'doc' for a user, 'service' for the API itself reading a live document
+ * (launch); `doc` must equal the document name the connection opens.
+ */
+export const DocTokenClaims = z.object({
+  typ: z.enum(['doc', 'service']),
+  sub: z.string(),
+  acc: z.string(),
+  doc: z.string(),
+  access: z.enum(['read', 'write']),
+});
+export type DocTokenClaims = z.infer<typeof DocTokenClaims>;
