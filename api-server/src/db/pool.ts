@@ -8,6 +8,7 @@ export type Db = pg.Pool;
 export type DbClient = pg.PoolClient;
 export type Queryable = Pick<pg.Pool, 'query'>;
 
+
 export function createPool(connectionString: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
   // A dropped idle connection must not crash the process; the pool replaces it.

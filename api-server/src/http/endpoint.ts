@@ -10,7 +10,7 @@ import {
   type Endpoints, type Result, type ResponseOf,
 } from '@gd/shared';
 import { verifyAccessToken } from '../features/auth/accessToken.ts';
-import { findAccount, findUserById } from '../features/accounts/repository.ts';
+import { findPrincipal } from '../features/accounts/repository.ts';
 import { findApp } from '../features/apps/repository.ts';
 import type { Deps, Principal } from './context.ts';
 import { sendFailure, sendOk } from './respond.ts';
@@ -38,12 +38,10 @@ export async function authenticate(deps: Deps, req: Request): Promise<Result<Pri
   if (!token) return fail(ErrorCode.ACCESS_TOKEN_MISSING, 'Sign in first: access token missing');
   const claims = await verifyAccessToken(deps.secret, token);
   if (!claims.ok) return claims;
-  const user = await findUserById(deps.db, claims.value.userId);
-  if (!user || user.account_id !== claims.value.accountId) return fail(ErrorCode.ACCESS_TOKEN_NOT_EXISTING, 'The user of this session no longer exists');
-  if (!user.active) return fail(ErrorCode.INVALID_USER, 'This user has been deactivated');
-  const account = await findAccount(deps.db, user.account_id);
-  if (!account) return fail(ErrorCode.ACCOUNT_INVALID, 'The account of this session no longer exists');
-  return { ok: true, value: { user, account } };
+  const principal = await findPrincipal(deps.db, claims.value.userId);
+  if (!principal || principal.user.account_id !== claims.value.accountId) return fail(ErrorCode.ACCESS_TOKEN_NOT_EXISTING, 'The user of this session no longer exists');
+  if (!principal.user.active) return fail(ErrorCode.INVALID_USER, 'This user has been deactivated');
+  return { ok: true, value: principal };
 }
 
 async function authorize(deps: Deps, name: EndpointName, principal: Principal, params: Record<string, string>): Promise<Result<App | null>> {

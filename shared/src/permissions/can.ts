@@ -46,7 +46,20 @@ export function can(subject: PermissionSubject, expr: PermissionExpr, ctx?: Perm
  * The disallowed list for a user in an app: every key the role does not grant, plus the app's own
  * disallowed list. A granted key implies its owner-only variant.
  */
-export function disallowedFor(grants: Iterable<string>, appDisallowed: Iterable<string> = []): string[] {
+export function disallowedFor(grants: readonly string[], appDisallowed: readonly string[] = []): string[] {
+  // Pure and called on every request for the same few roles: memoised by its inputs.
+  const memoKey = `${grants.join(',')}|${appDisallowed.join(',')}`;
+  const cached = memo.get(memoKey);
+  if (cached) return cached;
+  const result = computeDisallowed(grants, appDisallowed);
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+  memo.set(memoKey, result);
+  return result;
+}
+const MEMO_LIMIT = 500;
+const memo = new Map<string, string[]>();
+
+function computeDisallowed(grants: readonly string[], appDisallowed: readonly string[]): string[] {
   const granted = new Set(grants);
   for (const key of [...granted]) {
     const owner = ownerVariant(key as PermissionKey);
@@ -55,9 +68,10 @@ export function disallowedFor(grants: Iterable<string>, appDisallowed: Iterable<
   const out = new Set<string>();
   for (const p of PERMISSIONS) if (!granted.has(p.key)) out.add(p.key);
   for (const key of appDisallowed) out.add(key);
-  return [...out].sort();
+  return Object.freeze([...out].sort()) as string[];
 }
 
 export function subjectFor(userId: string, disallowed: Iterable<string>): PermissionSubject {
+  // Sets are cheap to build; callers hold them for one request or one render.
   return { userId, disallowed: new Set(disallowed) };
 }

@@ -17,7 +17,8 @@ const toDevice = (r: DeviceRow): TestDevice => ({
 });
 
 export async function listApps(db: Queryable, accountId: string): Promise<App[]> {
-  return (await db.query<AppRow>('SELECT * FROM apps WHERE account_id = $1 ORDER BY created_at, lower(name)', [accountId])).rows.map(toApp);
+  const { rows } = await db.query<AppRow>({ name: 'list_apps', text: 'SELECT * FROM apps WHERE account_id = $1 ORDER BY created_at, lower(name)', values: [accountId] });
+  return rows.map(toApp);
 }
 export async function findApp(db: Queryable, accountId: string, id: string): Promise<App | undefined> {
   const row = (await db.query<AppRow>('SELECT * FROM apps WHERE id = $1 AND account_id = $2', [id, accountId])).rows[0];
