@@ -1,0 +1,26 @@
+/**
+ * `node api-server/src/worker.ts`: the background worker as its own process (docker-compose
+ * `worker` service). It sends queued mail; later capabilities add journey steps, imports and
+ * exports here. Several workers may run on one database (jobs are claimed with SKIP LOCKED).
+ * `npm start` runs the same loops inside the API process instead.
+ */
+import { pino } from 'pino';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './server.ts';
+import { createSender, startMailWorker } from './mail/worker.ts';
+
+const config = loadConfig();
+const log = pino({ level: config.LOG_LEVEL });
+if (!config.DATABASE_URL) {
+  log.error('The standalone worker needs DATABASE_URL (the embedded database belongs to the npm start process)');
+  process.exit(1);
+}
+const { db } = await openDatabase(config, log);
+const mail = startMailWorker(db, createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log }), log);
+log.info('worker started');
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void mail.stop().then(() => db.end()).then(() => process.exit(0));
+  });
+}
