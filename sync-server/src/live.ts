@@ -1,0 +1,31 @@
+/**
+ * Reading the live document in-process (the API launching a journey in single-process mode): the
+ * in-memory state includes edits the debounced store has not written yet, and with Redis the peers'
+ * state too (Hocuspocus 4.4+ waits for it on load).
+ */
+import * as Y from 'yjs';
+import { colorFor, type SyncContext } from './auth.ts';
+import { parseDocName } from './docNames.ts';
+import type { SyncServer } from './server.ts';
+
+export interface LiveDocState {
+  /** `Y.encodeStateAsUpdate` of the live document. */
+  state: Uint8Array;
+  /** `Y.encodeStateVector`: which edits `state` contains. */
+  stateVector: Uint8Array;
+}
+
+export async function openLiveDocState(server: SyncServer, name: string): Promise<LiveDocState> {
+  const doc = parseDocName(name);
+  if (!doc) throw new Error(`unknown document name ${name}`);
+  if (server.stopping) throw new Error('sync server is shutting down');
+  const context: SyncContext = { userId: 'service:api', name: 'GrowthDeck', color: colorFor('service:api'), readOnly: true, kind: doc.kind };
+  const connection = await server.hocuspocus.openDirectConnection(name, context);
+  try {
+    const document = connection.document;
+    if (!document) throw new Error(`document ${name} closed while reading`);
+    return { state: Y.encodeStateAsUpdate(document), stateVector: Y.encodeStateVector(document) };
+  } finally {
+    await connection.disconnect();
+  }
+}

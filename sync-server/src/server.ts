@@ -1,0 +1,180 @@
+/**
+ * The collaborative sync server: a Hocuspocus 4 instance with our hooks, served over `ws`, either
+ * standalone (`listen`) or on another HTTP server's upgrade requests (`attach`, e.g. the API's
+ * server at /collab), with a `shutdown` that stores every pending change before it resolves.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Redis } from '@hocuspocus/extension-redis';
+import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import { pino, type Logger } from 'pino';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { accessHooks } from './access.ts';
+import type { SyncContext } from './auth.ts';
+import { Persistence, type RetryPolicy } from './persistence.ts';
+import type { Db } from './repository.ts';
+import { WS_MAX_PAYLOAD } from './validation.ts';
+
+export interface SyncServerOptions {
+  db: Db;
+  /** The JWT signing secret shared with the API (see repository.loadSigningSecret). */
+  secret: string;
+  log?: Logger | undefined;
+  /** Joins several sync-server processes serving the same documents. */
+  redis?: { url: string; prefix?: string | undefined } | undefined;
+  debounceMs?: number | undefined;
+  maxDebounceMs?: number | undefined;
+  storeRetry?: Partial<RetryPolicy> | undefined;
+  /** How long shutdown waits for pending stores before giving up on them. */
+  shutdownTimeoutMs?: number | undefined;
+}
+
+export interface SyncServer {
+  hocuspocus: Hocuspocus<SyncContext>;
+  /** Standalone: an HTTP server of our own (GET /healthz) accepting WebSockets on any path. */
+  listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  /** Serve WebSocket upgrades on `path` of an existing HTTP server. Returns a function that detaches. */
+  attach(server: http.Server, path?: string): () => void;
+  /** Close every connection, store every pending change, release Redis. Idempotent. */
+  shutdown(): Promise<void>;
+  readonly stopping: boolean;
+}
+
+function redisExtension(url: string, prefix: string): Redis {
+  const u = new URL(url);
+  return new Redis({
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    prefix,
+    options: {
+      username: u.username ? decodeURIComponent(u.username) : undefined,
+      password: u.password ? decodeURIComponent(u.password) : undefined,
+      db: Number(u.pathname.slice(1)) || 0,
+    },
+  });
+}
+
+/** Hocuspocus 4 expects a web Request (headers and query parameters reach the hooks). */
+function toWebRequest(req: http.IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const v of Array.isArray(value) ? value : [value ?? '']) headers.append(name, v);
+  }
+  return new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), { headers });
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+export function createSyncServer(opts: SyncServerOptions): SyncServer {
+  const log = opts.log ?? pino({ level: 'info' });
+  const persistence = new Persistence({ db: opts.db, log, retry: opts.storeRetry });
+  const idleWaiters = new Set<() => void>();
+  const lifecycle: Extension = {
+    extensionName: 'gd-lifecycle',
+    afterUnloadDocument({ instance }) {
+      if (instance.getDocumentsCount() === 0) for (const wake of idleWaiters) wake();
+      return Promise.resolve();
+    },
+  };
+  const extensions: Extension[] = [accessHooks({ db: opts.db, secret: opts.secret, log }), persistence, lifecycle];
+  if (opts.redis) extensions.push(redisExtension(opts.redis.url, opts.redis.prefix ?? 'gd-sync'));
+
+  const hocuspocus = new Hocuspocus<SyncContext>({
+    quiet: true,
+    debounce: opts.debounceMs ?? 2_000,
+    maxDebounce: opts.maxDebounceMs ?? 10_000,
+    unloadImmediately: true,
+    extensions,
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
+  let stopping = false;
+  let ownServer: http.Server | null = null;
+  let shutdownPromise: Promise<void> | null = null;
+
+  function accept(ws: WebSocket, req: http.IncomingMessage): void {
+    const client = hocuspocus.handleConnection(ws, toWebRequest(req));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) client.handleMessage(toBytes(data));
+      else ws.close(1003, 'binary frames only');
+    });
+    ws.on('close', (code, reason) => client.handleClose({ code, reason: reason.toString() }));
+    // ws closes the socket itself after an error (e.g. a frame above maxPayload: 1009).
+    ws.on('error', (error) => log.info({ err: error }, 'websocket error'));
+  }
+
+  function upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (stopping) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req));
+  }
+
+  function attach(server: http.Server, path = '/collab'): () => void {
+    const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname === path) upgrade(req, socket, head);
+    };
+    server.on('upgrade', onUpgrade);
+    return () => server.off('upgrade', onUpgrade);
+  }
+
+  async function listen(port = 0, host = '0.0.0.0'): Promise<{ port: number; url: string }> {
+    const server = http.createServer((req, res) => {
+      const healthy = req.url === '/healthz' && !stopping;
+      res.writeHead(healthy ? 200 : req.url === '/healthz' ? 503 : 404, { 'content-type': 'text/plain' });
+      res.end(healthy ? 'ok' : '');
+    });
+    server.on('upgrade', upgrade);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    ownServer = server;
+    const bound = (server.address() as AddressInfo).port;
+    return { port: bound, url: `ws://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` };
+  }
+
+  async function waitForIdle(timeoutMs: number): Promise<boolean> {
+    if (hocuspocus.getDocumentsCount() === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      const done = (idle: boolean) => { clearTimeout(timer); idleWaiters.delete(wake); resolve(idle); };
+      const wake = () => done(true);
+      const timer = setTimeout(() => done(hocuspocus.getDocumentsCount() === 0), timeoutMs);
+      idleWaiters.add(wake);
+    });
+  }
+
+  async function runShutdown(): Promise<void> {
+    stopping = true;
+    persistence.beginShutdown();
+    hocuspocus.closeConnections();
+    for (const ws of wss.clients) ws.close(1012, 'server restarting');
+    for (const document of hocuspocus.documents.values()) {
+      const debounced = hocuspocus.debouncer.isDebounced(`onStoreDocument-${document.name}`);
+      if (persistence.isDirty(document) || debounced) void persistence.scheduleStore(hocuspocus, document, true);
+      else if (document.getConnectionsCount() === 0) void hocuspocus.unloadDocument(document);
+    }
+    if (!(await waitForIdle(opts.shutdownTimeoutMs ?? 20_000))) {
+      persistence.abandonRetries();
+      const unstored = [...hocuspocus.documents.values()].filter((d) => persistence.isDirty(d)).map((d) => d.name);
+      log.error({ unstored }, 'shutdown timed out; these documents keep unstored edits only in their clients');
+    }
+    await hocuspocus.hooks('onDestroy', { instance: hocuspocus });
+    wss.close();
+    const server = ownServer;
+    if (server) await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+  }
+
+  return {
+    hocuspocus,
+    listen,
+    attach,
+    shutdown: () => (shutdownPromise ??= runShutdown()),
+    get stopping() { return stopping; },
+  };
+}

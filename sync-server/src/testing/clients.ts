@@ -1,0 +1,90 @@
+/**
+ * Real clients for sync tests: a HocuspocusProvider over its own WebSocket (the `ws` package), with
+ * what the server told it recorded (authentication, refusals, closes, sync acknowledgements), and a
+ * `waitFor` that polls a condition instead of sleeping.
+ */
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import { WebSocket } from 'ws';
+import * as Y from 'yjs';
+
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export interface TestClient {
+  doc: Y.Doc;
+  provider: HocuspocusProvider;
+  socket: HocuspocusProviderWebsocket;
+  /** 'read-write' | 'readonly' once authenticated. */
+  scope: () => string | undefined;
+  refusals: string[];
+  /** Reasons of the server closing this document connection. */
+  closes: string[];
+  /** SyncStatus acknowledgements: true = applied, false = dropped (read-only). */
+  syncStatuses: boolean[];
+  /** Send raw bytes on the socket (a crafted message). */
+  sendRaw(bytes: Uint8Array): void;
+  destroy(): void;
+}
+
+const SYNC_STATUS = 8;
+
+export function openClient(opts: {
+  url: string;
+  name: string;
+  token: string | (() => Promise<string>);
+  doc?: Y.Doc;
+}): TestClient {
+  const doc = opts.doc ?? new Y.Doc();
+  const socket = new HocuspocusProviderWebsocket({
+    url: opts.url,
+    WebSocketPolyfill: WebSocket,
+    // Reconnect fast (the defaults start at 1 s); minDelay must not exceed maxDelay.
+    delay: 50,
+    minDelay: 50,
+    maxDelay: 300,
+    jitter: false,
+  });
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name: opts.name, document: doc, token: opts.token });
+  const client: TestClient = {
+    doc, provider, socket,
+    scope: () => (provider.isAuthenticated ? provider.authorizedScope : undefined),
+    refusals: [],
+    closes: [],
+    syncStatuses: [],
+    sendRaw: (bytes) => socket.send(bytes),
+    destroy: () => {
+      provider.destroy();
+      socket.destroy();
+    },
+  };
+  provider.on('authenticationFailed', ({ reason }: { reason: string }) => client.refusals.push(reason));
+  provider.on('close', ({ event }: { event: { reason: string } }) => client.closes.push(event.reason));
+  provider.on('message', ({ event }: { event: MessageEvent }) => {
+    const decoder = decoding.createDecoder(new Uint8Array(event.data as ArrayBuffer));
+    decoding.readVarString(decoder);
+    if (decoding.readVarUint(decoder) === SYNC_STATUS) client.syncStatuses.push(decoding.readVarInt(decoder) === 1);
+  });
+  provider.attach();
+  return client;
+}
+
+export const synced = (c: TestClient) => c.provider.isSynced && c.scope() !== undefined;
+
+/** A y-protocols Update message for `name` carrying arbitrary bytes as the update. */
+export function rawUpdateMessage(name: string, update: Uint8Array): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarString(encoder, name);
+  encoding.writeVarUint(encoder, 0); // Sync
+  encoding.writeVarUint(encoder, 2); // Update
+  encoding.writeVarUint8Array(encoder, update);
+  return encoding.toUint8Array(encoder);
+}
+
+export const json = (doc: Y.Doc, root = 'meta') => doc.getMap(root).toJSON();
