@@ -1,0 +1,35 @@
+/**
+ * Vite config for the web client. `/api` is proxied to the API server in development
+ * (`API_PORT`, default 4000); the production build goes to `client/dist`, which the API serves
+ * with an SPA fallback. `__BUILD_HASH__` stamps the session memory (SPEC.md sections 2 and 9).
+ */
+import { execSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+function buildHash(): string {
+  if (process.env.BUILD_HASH) return process.env.BUILD_HASH;
+  try {
+    const commit = execSync('git rev-parse --short=12 HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    if (commit) return commit;
+  } catch {
+    // Not a git checkout: fall back to a hash of the build time.
+  }
+  return createHash('sha256').update(String(Date.now())).digest('hex').slice(0, 12);
+}
+
+const apiPort = process.env.API_PORT ?? '4000';
+
+export default defineConfig({
+  plugins: [react()],
+  define: { __BUILD_HASH__: JSON.stringify(buildHash()) },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
+  },
+  preview: {
+    proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true, chunkSizeWarningLimit: 600 },
+});
