@@ -1,0 +1,49 @@
+/**
+ * Route table. Public pages (sign-in family) and the signed-in shell are lazy chunks, so the
+ * login page loads only what it needs. Paths work with and without a language segment (the
+ * segment is the router's basename, see i18n/LanguageRouter).
+ */
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router';
+import { ROUTES } from '@gd/shared/routes';
+import { RequireSession } from '../session/RequireSession.tsx';
+import { PageLoader } from '../ui/Loading.tsx';
+
+const AuthLayout = lazy(() => import('../features/auth/AuthLayout.tsx'));
+const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
+const AutoLoginPage = lazy(() => import('../features/auth/AutoLoginPage.tsx'));
+const LogoutPage = lazy(() => import('../features/auth/LogoutPage.tsx'));
+const InfoPage = lazy(() => import('../features/auth/InfoPage.tsx'));
+const Shell = lazy(() => import('../shell/Shell.tsx'));
+const RouteScreen = lazy(() => import('../shell/RouteScreen.tsx'));
+const HomeRedirect = lazy(() => import('../shell/HomeRedirect.tsx'));
+const NotFoundPage = lazy(() => import('../features/common/NotFoundPage.tsx'));
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageLoader fullScreen />}>
+      <Routes>
+        <Route element={<AuthLayout />}>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/register" element={<RegisterPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/auto-login" element={<AutoLoginPage />} />
+          <Route path="/logout" element={<LogoutPage />} />
+          <Route path="/legacy" element={<InfoPage kind="legacy" />} />
+          <Route path="/skudo/login" element={<InfoPage kind="skudo" />} />
+        </Route>
+        <Route element={<RequireSession />}>
+          <Route element={<Shell />}>
+            <Route index element={<HomeRedirect />} />
+            {ROUTES.map((route) => (
+              <Route key={route.path} path={route.path} element={<RouteScreen route={route} />} />
+            ))}
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}

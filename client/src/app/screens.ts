@@ -1,0 +1,22 @@
+/**
+ * The built screens, by route path (shared ROUTES with `ready: true`). Each is its own lazy
+ * chunk. A ready route without an entry here, and every route with `ready: false`, renders the
+ * "coming soon" page.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+type Screen = LazyExoticComponent<ComponentType>;
+
+export const SCREENS: Readonly<Record<string, Screen>> = {
+  '/user/account': lazy(() => import('../features/account/AccountPage.tsx')),
+  '/user/account/apps': lazy(() => import('../features/account/AppsPage.tsx')),
+  '/user/account/users': lazy(() => import('../features/account/UsersPage.tsx')),
+  '/user/account/test-devices': lazy(() => import('../features/account/TestDevicesPage.tsx')),
+  '/user/app': lazy(() => import('../features/account/AppSettingsPage.tsx')),
+  '/user/password': lazy(() => import('../features/user/PasswordPage.tsx')),
+  '/user/plan': lazy(() => import('../features/account/PlanPage.tsx')),
+  '/user/profile': lazy(() => import('../features/user/ProfilePage.tsx')),
+  '/user/setup': lazy(() => import('../features/user/SetupPage.tsx')),
+  '/user/welcome': lazy(() => import('../features/user/WelcomePage.tsx')),
+  '/admin/roles': lazy(() => import('../features/admin/RolesPage.tsx')),
+};

@@ -1,0 +1,28 @@
+/**
+ * One theme: indigo-like "brand" as the single primary colour, medium radius, consistent
+ * spacing. Component defaults are plain objects (not `Component.extend`), so the entry chunk
+ * does not import Modal, Table or Tooltip just to configure them.
+ */
+import { createTheme, type MantineColorsTuple } from '@mantine/core';
+
+const brand: MantineColorsTuple = [
+  '#eef1ff', '#dbe0fd', '#b4bef6', '#8a99f0', '#6879eb', '#5264e8', '#4658e7', '#3748cd', '#2f3fb8', '#2335a3',
+];
+
+export const theme = createTheme({
+  primaryColor: 'brand',
+  primaryShade: 6,
+  colors: { brand },
+  defaultRadius: 'md',
+  cursorType: 'pointer',
+  focusRing: 'auto',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  headings: { fontWeight: '650' },
+  components: {
+    Card: { defaultProps: { withBorder: true, radius: 'md', padding: 'lg' } },
+    Modal: { defaultProps: { centered: true, radius: 'md', overlayProps: { backgroundOpacity: 0.4, blur: 2 } } },
+    Table: { defaultProps: { verticalSpacing: 'sm', horizontalSpacing: 'md', highlightOnHover: true } },
+    Tooltip: { defaultProps: { withArrow: true, openDelay: 150, multiline: true, maw: 280, events: { hover: true, focus: true, touch: true } } },
+  },
+});

@@ -1,0 +1,83 @@
+/**
+ * Left navigation: shared ROUTES with `nav`, grouped by area, labels from `nav.*`, area headers
+ * from `area.*`. Entries whose `route:<path>` key is disallowed are hidden; screens not built
+ * yet carry a "soon" badge.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { NavLink as RouterLink, useLocation } from 'react-router';
+import { Box, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import {
+  IconAdjustments, IconChartDots3, IconHourglassEmpty, IconLayoutDashboard, IconMessages, IconPackage, IconShieldLock, IconTargetArrow, IconUserCircle,
+} from '@tabler/icons-react';
+import { Area, ROUTES, routeKey, type RouteDef } from '@gd/shared/routes';
+import { navKey, type TKey } from '../i18n/keys.ts';
+import { useT } from '../i18n/useT.ts';
+import { usePermissions } from '../session/permissions.ts';
+import { scopeOfRoute } from '../session/scope.ts';
+
+const AREA_ICON: Record<Exclude<Area, 'auth'>, ReactNode> = {
+  main: <IconLayoutDashboard size={16} />,
+  acquisition: <IconTargetArrow size={16} />,
+  behavior: <IconChartDots3 size={16} />,
+  communication: <IconMessages size={16} />,
+  products: <IconPackage size={16} />,
+  manage: <IconAdjustments size={16} />,
+  user: <IconUserCircle size={16} />,
+  admin: <IconShieldLock size={16} />,
+};
+
+export function Navigation() {
+  const { t } = useT();
+  const canApp = usePermissions('app');
+  const canAccount = usePermissions('account');
+  const { pathname } = useLocation();
+  const nav = useRef<HTMLElement>(null);
+  // The active entry may sit far down the list (the account screens): keep it in view.
+  useEffect(() => {
+    nav.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest' });
+  }, [pathname]);
+  const visible = (route: RouteDef) =>
+    route.nav === true && (scopeOfRoute(route) === 'app' ? canApp : canAccount)(routeKey(route.path));
+
+  return (
+    <ScrollArea type="scroll" scrollbarSize={6} h="100%">
+      <Box component="nav" ref={nav} aria-label={t('shell.navigation')} px="sm" py="md">
+        <Stack gap="md">
+          {Area.filter((a): a is Exclude<Area, 'auth'> => a !== 'auth').map((area) => {
+            const routes = ROUTES.filter((r) => r.area === area && visible(r));
+            if (routes.length === 0) return null;
+            const headingId = `nav-area-${area}`;
+            return (
+              <Box key={area} component="section" aria-labelledby={headingId}>
+                <Group gap={6} px="sm" mb={4} c="dimmed">
+                  {AREA_ICON[area]}
+                  <Text id={headingId} component="h2" size="xs" fw={700} tt="uppercase" lts={0.4} m={0}>
+                    {t(`area.${area}` as TKey)}
+                  </Text>
+                </Group>
+                <Stack gap={1}>
+                  {routes.map((route) => (
+                    <NavLink
+                      key={route.path}
+                      component={RouterLink}
+                      to={route.path}
+                      end
+                      label={t(navKey(route.label))}
+                      active={pathname === route.path}
+                      variant="light"
+                      py={5}
+                      styles={{ label: { fontSize: 'var(--mantine-font-size-sm)' } }}
+                      c={route.ready ? undefined : 'dimmed'}
+                      title={route.ready ? undefined : t('common.soon')}
+                      rightSection={route.ready ? undefined : <IconHourglassEmpty size={13} aria-hidden />}
+                    />
+                  ))}
+                </Stack>
+              </Box>
+            );
+          })}
+        </Stack>
+      </Box>
+    </ScrollArea>
+  );
+}

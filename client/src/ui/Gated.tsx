@@ -1,0 +1,36 @@
+/**
+ * Actions the user's role does not allow stay visible but disabled, with a tooltip saying why
+ * (`data-disabled` rather than `disabled`, so the tooltip still opens on hover and focus).
+ */
+import type { ComponentPropsWithoutRef, MouseEvent } from 'react';
+import { ActionIcon, Button, Tooltip, type ActionIconProps, type ButtonProps } from '@mantine/core';
+import { useT } from '../i18n/useT.ts';
+
+type Gate = { allowed: boolean; reason?: string };
+type NativeButton = Omit<ComponentPropsWithoutRef<'button'>, 'color' | 'style'>;
+
+const swallow = (event: MouseEvent) => event.preventDefault();
+
+export function GatedButton({ allowed, reason, onClick, ...props }: ButtonProps & NativeButton & Gate) {
+  const { t } = useT();
+  if (allowed) return <Button onClick={onClick} {...props} />;
+  return (
+    <Tooltip label={reason ?? t('permissions.denied')}>
+      <Button {...props} data-disabled aria-disabled="true" onClick={swallow} />
+    </Tooltip>
+  );
+}
+
+/** An icon action: its label is the accessible name and the tooltip. */
+export function GatedIcon({ allowed, reason, label, onClick, ...props }: ActionIconProps & NativeButton & Gate & { label: string }) {
+  const { t } = useT();
+  return (
+    <Tooltip label={allowed ? label : `${label}: ${reason ?? t('permissions.denied')}`}>
+      {allowed ? (
+        <ActionIcon variant="subtle" color="gray" aria-label={label} onClick={onClick} {...props} />
+      ) : (
+        <ActionIcon variant="subtle" color="gray" aria-label={label} {...props} data-disabled aria-disabled="true" onClick={swallow} />
+      )}
+    </Tooltip>
+  );
+}

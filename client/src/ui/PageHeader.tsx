@@ -1,0 +1,31 @@
+import { useEffect, type ReactNode } from 'react';
+import { Group, Stack, Text, Title } from '@mantine/core';
+import { useT } from '../i18n/useT.ts';
+
+/** Title, description and primary action of a page; also names the browser tab. */
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  const { t } = useT();
+  const product = t('app.name');
+  useEffect(() => {
+    document.title = `${title} · ${product}`;
+  }, [title, product]);
+  return (
+    <Group justify="space-between" align="flex-start" mb="lg" wrap="nowrap" gap="lg">
+      <Stack gap={4} miw={0}>
+        <Title order={1} fz={26}>
+          {title}
+        </Title>
+        {description && (
+          <Text c="dimmed" size="sm" maw={720}>
+            {description}
+          </Text>
+        )}
+      </Stack>
+      {actions && (
+        <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+          {actions}
+        </Group>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * The text of a failure: the catalogue's `errors.<code>` when it has one (localized), else the
+ * server's message.
+ */
+import { ErrorCode } from '@gd/shared/errors';
+import { hasKey } from '../i18n/i18n.ts';
+import type { TFunction, TKey } from '../i18n/keys.ts';
+import { ApiError } from '../api/errors.ts';
+
+export function errorText(t: TFunction, error: unknown): string {
+  if (error instanceof ApiError) {
+    const key = `errors.${String(error.code)}`;
+    if (hasKey(key)) return t(key as TKey);
+    return error.message || t('errors.10000');
+  }
+  return t(`errors.${ErrorCode.GENERIC}` as TKey);
+}

@@ -1,0 +1,61 @@
+/**
+ * Form validation with the shared zod schemas, messages localized on the client (the schema's
+ * own messages are English), and server failures mapped onto fields.
+ */
+import type { z } from 'zod';
+import type { TFunction, TKey } from '../i18n/keys.ts';
+import { ApiError } from '../api/errors.ts';
+import { hasKey } from '../i18n/i18n.ts';
+
+type Issue = z.core.$ZodIssue;
+
+function issueText(issue: Issue, t: TFunction): string {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'string' && Number(issue.minimum) <= 1 ? t('validation.required') : t('validation.tooShort', { min: Number(issue.minimum) });
+    case 'too_big':
+      return t('validation.tooLong', { max: Number(issue.maximum) });
+    case 'invalid_format':
+      return issue.format === 'email' ? t('validation.email') : t('validation.format');
+    case 'invalid_type':
+    case 'invalid_value':
+    case 'invalid_union':
+      return t('validation.required');
+    default:
+      return t('validation.invalid');
+  }
+}
+
+/**
+ * A Mantine form `validate` function from a schema. `messages` overrides the text per field
+ * (for refinements, whose generic text would say little).
+ */
+export function schemaValidator<V>(schema: z.ZodType, t: TFunction, messages: Partial<Record<string, TKey>> = {}, prepare?: (values: V) => unknown) {
+  return (values: V): Record<string, string> => {
+    const result = schema.safeParse(prepare ? prepare(values) : values);
+    if (result.success) return {};
+    const errors: Record<string, string> = {};
+    for (const issue of result.error.issues) {
+      const path = issue.path.map(String).join('.');
+      if (path in errors) continue;
+      const override = messages[path];
+      errors[path] = override ? t(override) : issueText(issue, t);
+    }
+    return errors;
+  };
+}
+
+/**
+ * Split a failure into field errors (for fields the form has) and a form-level error. A single
+ * field detail with a catalogued code gets the localized text of that code.
+ */
+export function splitFailure(error: unknown, t: TFunction, fields: readonly string[]): { fieldErrors: Record<string, string>; formError: unknown } {
+  if (!(error instanceof ApiError) || error.details.length === 0) return { fieldErrors: {}, formError: error };
+  const known = error.details.filter((d) => fields.includes(d.path));
+  if (known.length === 0) return { fieldErrors: {}, formError: error };
+  const key = `errors.${String(error.code)}`;
+  const single = known.length === 1 && error.details.length === 1 && hasKey(key);
+  const fieldErrors: Record<string, string> = {};
+  for (const d of known) fieldErrors[d.path] ??= single ? t(key as TKey) : d.message;
+  return { fieldErrors, formError: known.length === error.details.length ? null : error };
+}
