@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { Button, Group, Modal, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { App } from '@gd/shared/schemas/account';
+import { api } from '../../api/client.ts';
+import { useT } from '../../i18n/useT.ts';
+import { FormError } from '../../ui/FormError.tsx';
+import { splitFailure } from '../../ui/forms.ts';
+import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from './AppForm.tsx';
+
+/** Create an app, or edit one (`app` given). */
+export function AppDialog({ app, onClose, onSaved }: { app?: App; onClose: () => void; onSaved: (app: App) => void }) {
+  const { t } = useT();
+  const [failure, setFailure] = useState<unknown>(null);
+  const form = useForm<AppValues>({ initialValues: appValues(app), validate: appValidator(t) });
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const body = appBody(values);
+      const answer = app ? await api.call('updateApp', { params: { appId: app.id }, body }) : await api.call('createApp', { body });
+      onSaved(answer.app);
+    } catch (error) {
+      const { fieldErrors, formError } = splitFailure(error, t, APP_FIELDS);
+      form.setErrors(fieldErrors);
+      setFailure(formError);
+    }
+  });
+
+  return (
+    <Modal opened onClose={onClose} title={app ? t('apps.editTitle', { name: app.name }) : t('apps.newTitle')} size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <FormError error={failure} />
+          <AppFields form={form} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.submitting}>
+              {app ? t('common.save') : t('apps.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,211 @@
+/** /user/account/test-devices: test devices of the current app (ui:testDevices.*, app-scoped). */
+import { useState } from 'react';
+import { Badge, Button, Group, Modal, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconDeviceMobile, IconDeviceMobilePlus, IconLock, IconPencil, IconTrash } from '@tabler/icons-react';
+import { DeviceIdType } from '@gd/shared/enums';
+import { TestDeviceInput, type MetaApp, type TestDevice } from '@gd/shared/schemas/account';
+import { api } from '../../api/client.ts';
+import { useT } from '../../i18n/useT.ts';
+import { usePermissions } from '../../session/permissions.ts';
+import { useCurrentApp } from '../../session/store.ts';
+import { useApiQuery } from '../../state/useApiQuery.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { CopyField } from '../../ui/CopyField.tsx';
+import { DataState } from '../../ui/DataState.tsx';
+import { FormError } from '../../ui/FormError.tsx';
+import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { EmptyBlock } from '../../ui/States.tsx';
+import { formatDate } from '../../ui/format.ts';
+import { schemaValidator, splitFailure } from '../../ui/forms.ts';
+import { notifySuccess } from '../../ui/notify.ts';
+import { NeedsApp } from './NeedsApp.tsx';
+
+type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; device: TestDevice } | null;
+
+export default function TestDevicesPage() {
+  const { t } = useT();
+  const app = useCurrentApp();
+  if (app) return <Devices app={app} />;
+  return (
+    <>
+      <PageHeader title={t('nav.testDevices')} description={t('devices.descriptionNoApp')} />
+      <NeedsApp />
+    </>
+  );
+}
+
+function Devices({ app }: { app: MetaApp }) {
+  const { t, lang } = useT();
+  const can = usePermissions('app');
+  const canView = can('ui:testDevices.view');
+  const devices = useApiQuery('listTestDevices', { params: { appId: app.id }, scope: 'app', enabled: canView });
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const addButton = (
+    <GatedButton allowed={can('ui:testDevices.add')} leftSection={<IconDeviceMobilePlus size={16} />} onClick={() => setDialog({ kind: 'add' })}>
+      {t('devices.add')}
+    </GatedButton>
+  );
+  const header = (
+    <PageHeader
+      title={t('nav.testDevices')}
+      description={t('devices.description', { app: app.name })}
+      actions={canView ? addButton : undefined}
+    />
+  );
+
+  if (!canView) {
+    return (
+      <>
+        {header}
+        <Paper withBorder>
+          <EmptyBlock icon={<IconLock size={28} />} title={t('noAccess.title')} description={t('devices.noView')} />
+        </Paper>
+      </>
+    );
+  }
+
+  return (
+    <>
+      {header}
+      <DataState query={devices}>
+        {({ devices: list }) =>
+          list.length === 0 ? (
+            <Paper withBorder>
+              <EmptyBlock icon={<IconDeviceMobile size={28} />} title={t('devices.emptyTitle')} description={t('devices.emptyBody')} action={addButton} />
+            </Paper>
+          ) : (
+            <Paper withBorder>
+              <Table.ScrollContainer minWidth={760}>
+                <Table aria-label={t('nav.testDevices')} style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('fields.deviceName')}</Table.Th>
+                      <Table.Th>{t('fields.idType')}</Table.Th>
+                      <Table.Th>{t('fields.deviceId')}</Table.Th>
+                      <Table.Th>{t('fields.added')}</Table.Th>
+                      <Table.Th w={100} ta="right">
+                        {t('common.actions')}
+                      </Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {list.map((device) => (
+                      <Table.Tr key={device.id} data-testid="device-row">
+                        <Table.Td>
+                          <Text size="sm" fw={600}>
+                            {device.name}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" color="gray" tt="none">
+                            {t(`devices.idType.${device.idType}`)}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>
+                          <CopyField value={device.deviceId} label={t('fields.deviceId')} maw={320} />
+                        </Table.Td>
+                        <Table.Td>
+                          <Text size="sm" c="dimmed">
+                            {formatDate(device.createdAt, lang)}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <Group gap={2} justify="flex-end" wrap="nowrap">
+                            <GatedIcon allowed={can('ui:testDevices.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', device })}>
+                              <IconPencil size={16} />
+                            </GatedIcon>
+                            <GatedIcon allowed={can('ui:testDevices.delete')} label={t('common.delete')} color="red" onClick={() => setDialog({ kind: 'delete', device })}>
+                              <IconTrash size={16} />
+                            </GatedIcon>
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Paper>
+          )
+        }
+      </DataState>
+      {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
+        <DeviceDialog
+          appId={app.id}
+          device={dialog.kind === 'edit' ? dialog.device : undefined}
+          onClose={() => setDialog(null)}
+          onSaved={() => {
+            notifySuccess(dialog.kind === 'add' ? t('devices.added') : t('common.saved'));
+            setDialog(null);
+            devices.refetch();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        opened={dialog?.kind === 'delete'}
+        title={t('devices.deleteTitle')}
+        message={dialog?.kind === 'delete' ? t('devices.deleteBody', { name: dialog.device.name }) : ''}
+        confirmLabel={t('common.delete')}
+        danger
+        onClose={() => setDialog(null)}
+        onConfirm={async () => {
+          if (dialog?.kind !== 'delete') return;
+          await api.call('deleteTestDevice', { params: { appId: app.id, deviceId: dialog.device.id } });
+          notifySuccess(t('devices.deleted'));
+          devices.refetch();
+        }}
+      />
+    </>
+  );
+}
+
+function DeviceDialog({ appId, device, onClose, onSaved }: { appId: string; device?: TestDevice; onClose: () => void; onSaved: () => void }) {
+  const { t } = useT();
+  const [failure, setFailure] = useState<unknown>(null);
+  const form = useForm({
+    initialValues: { name: device?.name ?? '', idType: device?.idType ?? 'auto', deviceId: device?.deviceId ?? '' },
+    validate: schemaValidator(TestDeviceInput, t, { deviceId: 'validation.deviceId' }),
+  });
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const body = { ...values, idType: DeviceIdType.parse(values.idType) };
+      if (device) await api.call('updateTestDevice', { params: { appId, deviceId: device.id }, body });
+      else await api.call('addTestDevice', { params: { appId }, body });
+      onSaved();
+    } catch (error) {
+      const { fieldErrors, formError } = splitFailure(error, t, ['name', 'idType', 'deviceId']);
+      form.setErrors(fieldErrors);
+      setFailure(formError);
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={device ? t('devices.editTitle') : t('devices.addTitle')} size="md">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <FormError error={failure} />
+          <TextInput label={t('fields.deviceName')} placeholder={t('devices.namePlaceholder')} required data-autofocus {...form.getInputProps('name')} />
+          <Select
+            label={t('fields.idType')}
+            required
+            allowDeselect={false}
+            data={DeviceIdType.options.map((v) => ({ value: v, label: t(`devices.idType.${v}`) }))}
+            description={t('devices.idTypeHint')}
+            {...form.getInputProps('idType')}
+          />
+          <TextInput label={t('fields.deviceId')} required classNames={{ input: 'gd-mono' }} {...form.getInputProps('deviceId')} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.submitting}>
+              {device ? t('common.save') : t('devices.add')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
