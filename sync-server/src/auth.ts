@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
-import { DOC_TOKEN_ISSUER, DocTokenClaims, disallowedFor, docAccess, subjectFor, type DocKind } from '@gd/shared';
-import { parseDocName } from './docNames.ts';
+import {
+  DOC_TOKEN_ISSUER, DocTokenClaims, disallowedFor, docAccess, parseDocName, subjectFor, type DocKind,
+} from '@gd/shared';
 import { findAppRestrictions, findEntity, findUser, type Db } from './repository.ts';
 
 /** What every hook knows about a connection once it is authenticated. */

@@ -4,12 +4,14 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initJourneyDoc } from '@gd/shared';
 import * as Y from 'yjs';
 import { openClient, synced, waitFor, type TestClient } from './testing/clients.ts';
 import { createFixture, type Fixture } from './testing/fixtures.ts';
 import { startSync, storedDoc, type RunningSync } from './testing/server.ts';
 
-const ROOT = 'meta';
+/** Edits go to the journey's `layout` root (step id → position, plain JSON values). */
+const ROOT = 'layout';
 const map = (c: TestClient | Y.Doc) => (c instanceof Y.Doc ? c : c.doc).getMap(ROOT);
 
 let server: RunningSync;
@@ -43,7 +45,11 @@ describe('collaboration', () => {
     }
     await waitFor(() => isDeepStrictEqual(map(a).toJSON(), map(b).toJSON()) && map(a).has('a49') && map(a).has('b49'), 'convergence');
     expect(map(a).get('same')).toMatch(/^(a|b)49$/);
-    expect(a.doc.getMap('meta').get('schemaVersion')).toBe(1); // initial content came from the server
+    // The initial content came from the server, once (no duplicated steps or paths).
+    const seeded = new Y.Doc();
+    initJourneyDoc(seeded, name);
+    expect(a.doc.getMap('meta').get('kind')).toBe('journey');
+    expect(a.doc.getMap('steps').toJSON()).toEqual(seeded.getMap('steps').toJSON());
   });
 
   it('merges edits two clients made while offline', async () => {

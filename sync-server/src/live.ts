@@ -3,9 +3,9 @@
  * in-memory state includes edits the debounced store has not written yet, and with Redis the peers'
  * state too (Hocuspocus 4.4+ waits for it on load).
  */
+import { parseDocName } from '@gd/shared';
 import * as Y from 'yjs';
 import { colorFor, type SyncContext } from './auth.ts';
-import { parseDocName } from './docNames.ts';
 import type { SyncServer } from './server.ts';
 
 export interface LiveDocState {
@@ -26,6 +26,8 @@ export async function openLiveDocState(server: SyncServer, name: string): Promis
     if (!document) throw new Error(`document ${name} closed while reading`);
     return { state: Y.encodeStateAsUpdate(document), stateVector: Y.encodeStateVector(document) };
   } finally {
-    await connection.disconnect();
+    // A read changes nothing: leave the document to the normal debounced store instead of forcing one
+    // (which with Redis also waits for the peers' sync before returning).
+    await connection.disconnect({ unloadImmediately: false });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `node sync-server/src/main.ts`: the sync server on its own. Env: DATABASE_URL (required), PORT
  * (4001), HOST (0.0.0.0), REDIS_URL and REDIS_PREFIX (optional), JWT_SECRET (else the secret the API
- * keeps in server_secrets), LOG_LEVEL (info). SIGTERM/SIGINT store every pending change, then exit.
+ * keeps in server_secrets), LOG_LEVEL (info), STORE_DEBOUNCE_MS / STORE_MAX_DEBOUNCE_MS (2000 / 10000).
+ * SIGTERM/SIGINT store every pending change, then exit.
  */
 import { pino } from 'pino';
 import { createPool, loadSigningSecret } from './repository.ts';
@@ -15,8 +16,11 @@ if (!env.DATABASE_URL) {
 }
 const db = createPool(env.DATABASE_URL);
 const secret = await loadSigningSecret(db, env.JWT_SECRET);
+const ms = (value: string | undefined) => (value ? Number(value) : undefined);
 const sync = createSyncServer({
   db, secret, log,
+  debounceMs: ms(env.STORE_DEBOUNCE_MS),
+  maxDebounceMs: ms(env.STORE_MAX_DEBOUNCE_MS),
   redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : undefined,
 });
 const { port, url } = await sync.listen(Number(env.PORT ?? 4001), env.HOST ?? '0.0.0.0');

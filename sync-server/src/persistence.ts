@@ -8,13 +8,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as Y from 'yjs';
-import type { DocKind } from '@gd/shared';
+import {
+  initJourneyDoc, initMessageDoc, initSegmentDoc, migrateDoc, parseDocName, type DocKind, type DocNameParts,
+} from '@gd/shared';
 import type { Document, Extension, Hocuspocus } from '@hocuspocus/server';
 import type { Logger } from 'pino';
-import { initJourneyDoc, initMessageDoc, initSegmentDoc, migrateDoc, parseDocName, type DocNameParts } from './docNames.ts';
 import { insertDocumentIfAbsent, loadDocumentState, storeDocumentState, type Db } from './repository.ts';
 
-const INIT: Record<DocKind, (doc: Y.Doc, name: string) => void> = {
+/** Initial content per kind; each writes nothing into a document that already has its kind. */
+const INIT: Record<DocKind, (doc: Y.Doc, name: string) => boolean> = {
   journey: initJourneyDoc,
   segment: initSegmentDoc,
   message: initMessageDoc,
@@ -72,14 +74,34 @@ export class Persistence implements Extension {
       if (!state) throw new Error(`document ${documentName} vanished while loading`);
     }
     Y.applyUpdate(document, state);
-
-    let migrated = false;
-    const onUpdate = () => { migrated = true; };
-    document.on('update', onUpdate);
-    migrateDoc(document);
-    document.off('update', onUpdate);
-    if (migrated) await this.write(documentName, parts, document);
+    if (this.upgrade(document, parts)) await this.write(documentName, parts, document);
     this.progress.set(document, { changes: 0, stored: 0 });
+  }
+
+  /** Migrate the loaded document to the current schema; true when it changed (store it now). */
+  private upgrade(document: Document, parts: DocNameParts): boolean {
+    const result = migrateDoc(document);
+    switch (result.status) {
+      case 'current':
+        return false;
+      case 'migrated':
+        this.log.info({ doc: document.name, from: result.from, to: result.to }, 'document migrated');
+        return true;
+      case 'uninitialized':
+        // A stored state without meta (written before initial content existed): initialise it now.
+        this.log.warn({ doc: document.name }, 'stored document had no kind; initialising it');
+        return INIT[parts.kind](document, document.name);
+      case 'too_new':
+      case 'no_path':
+      case 'unknown_kind':
+        // Served as it is: clients of newer code can still edit; older clients see `too_new` and reload.
+        this.log.warn({ doc: document.name, migration: result }, 'document not migrated');
+        return false;
+      default: {
+        const never: never = result;
+        throw new Error(`unknown migration result ${JSON.stringify(never)}`);
+      }
+    }
   }
 
   onChange({ document }: { document: Document }): Promise<void> {

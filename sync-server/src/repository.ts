@@ -4,8 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { DocKind } from '@gd/shared';
-import type { DocNameParts } from './docNames.ts';
+import type { DocKind, DocNameParts } from '@gd/shared';
 
 export type Db = Pick<pg.Pool, 'query'>;
 

@@ -24,8 +24,8 @@ export interface TestClient {
   /** 'read-write' | 'readonly' once authenticated. */
   scope: () => string | undefined;
   refusals: string[];
-  /** Reasons of the server closing this document connection. */
-  closes: string[];
+  /** Closes: the server closing this document connection (code 1000 on the client), or the socket. */
+  closes: { code: number; reason: string }[];
   /** SyncStatus acknowledgements: true = applied, false = dropped (read-only). */
   syncStatuses: boolean[];
   /** Send raw bytes on the socket (a crafted message). */
@@ -65,7 +65,7 @@ export function openClient(opts: {
     },
   };
   provider.on('authenticationFailed', ({ reason }: { reason: string }) => client.refusals.push(reason));
-  provider.on('close', ({ event }: { event: { reason: string } }) => client.closes.push(event.reason));
+  provider.on('close', ({ event }: { event: { code: number; reason: string } }) => client.closes.push({ code: event.code, reason: event.reason }));
   provider.on('message', ({ event }: { event: MessageEvent }) => {
     const decoder = decoding.createDecoder(new Uint8Array(event.data as ArrayBuffer));
     decoding.readVarString(decoder);

@@ -6,8 +6,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type pg from 'pg';
-import { BUILT_IN_ROLES, DOC_TOKEN_ISSUER, ROLE_GRANTS, type BuiltInRole, type DocTokenClaims } from '@gd/shared';
-import { docName } from '../docNames.ts';
+import {
+  BUILT_IN_ROLES, DOC_TOKEN_ISSUER, ROLE_GRANTS, docName, type BuiltInRole, type DocTokenClaims,
+} from '@gd/shared';
 
 export const TEST_SECRET = 'sync-test-secret-0123456789abcdef0123456789';
 

@@ -1,0 +1,118 @@
+/**
+ * Nothing the clients made is lost: not when the server process is SIGKILLed mid-editing (the
+ * clients keep their documents and resync with the restarted server), not on SIGTERM (shutdown
+ * stores before exiting), not when the database refuses stores for a while (the store retries and
+ * the document stays loaded until it is written).
+ */
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { openClient, synced, waitFor, type TestClient } from './testing/clients.ts';
+import { createFixture, type Fixture } from './testing/fixtures.ts';
+import { spawnServer, type ChildServer } from './testing/process.ts';
+import { databaseUrl, startSync, storedDoc } from './testing/server.ts';
+import { createPool } from './repository.ts';
+
+const db = createPool(databaseUrl(), 2);
+let fx: Fixture;
+const clients: TestClient[] = [];
+const children: ChildServer[] = [];
+const meta = (d: TestClient | Y.Doc | null) => (d instanceof Y.Doc || d === null ? d : d.doc)?.getMap('layout');
+const stored = async (name: string) => meta(await storedDoc(db, name))?.toJSON() ?? {};
+
+beforeAll(async () => {
+  fx = await createFixture(db);
+});
+afterAll(async () => {
+  for (const c of clients) c.destroy();
+  for (const s of children) s.child.kill('SIGKILL');
+  await db.end();
+});
+
+const LONG_DEBOUNCE = { STORE_DEBOUNCE_MS: '60000', STORE_MAX_DEBOUNCE_MS: '120000' };
+async function child(env: Record<string, string> = {}) {
+  const s = await spawnServer({ DATABASE_URL: databaseUrl(), ...LONG_DEBOUNCE, ...env });
+  children.push(s);
+  return s;
+}
+function open(url: string, name: string) {
+  const c = openClient({ url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
+  clients.push(c);
+  return c;
+}
+
+it('loses nothing when the server is SIGKILLed mid-editing and restarted', async () => {
+  const name = await fx.newJourneyDoc();
+  const first = await child();
+  const [a, b] = [open(first.url, name), open(first.url, name)];
+  await waitFor(() => synced(a) && synced(b), 'synced');
+  for (let i = 0; i < 10; i += 1) {
+    meta(a)!.set(`a${i}`, i);
+    meta(b)!.set(`b${i}`, i);
+  }
+  await waitFor(() => meta(a)!.has('b9') && meta(b)!.has('a9'), 'edits exchanged');
+  meta(a)!.set('inFlight', true); // maybe received, certainly not stored
+  first.child.kill('SIGKILL');
+  expect(await first.exited).toBeNull();
+  expect(await stored(name)).not.toHaveProperty('a0'); // only the initial content was ever stored
+
+  meta(a)!.set('whileDownA', true);
+  meta(b)!.set('whileDownB', true);
+  const second = await child({ PORT: String(first.port) });
+  const everything = ['a9', 'b9', 'inFlight', 'whileDownA', 'whileDownB'];
+  await waitFor(() => synced(a) && synced(b) && everything.every((k) => meta(a)!.has(k) && meta(b)!.has(k)), 'resynced after restart');
+
+  second.child.kill('SIGTERM');
+  expect(await second.exited).toBe(0);
+  const final = await stored(name);
+  for (let i = 0; i < 10; i += 1) expect(final).toMatchObject({ [`a${i}`]: i, [`b${i}`]: i });
+  expect(final).toMatchObject({ inFlight: true, whileDownA: true, whileDownB: true });
+});
+
+it('stores pending edits on SIGTERM before exiting', async () => {
+  const name = await fx.newJourneyDoc();
+  const server = await child();
+  const [a, b] = [open(server.url, name), open(server.url, name)];
+  await waitFor(() => synced(a) && synced(b), 'synced');
+  meta(a)!.set('pending', 'yes');
+  await waitFor(() => meta(b)!.get('pending') === 'yes', 'edit reached the server');
+  expect(await stored(name)).not.toHaveProperty('pending'); // the debounce is a minute
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+  expect(await stored(name)).toMatchObject({ pending: 'yes' });
+});
+
+it('retries a failing store and keeps the document loaded until it is written', async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done(); } });
+  const running = await startSync({ db, log: pino({ level: 'warn' }, sink), debounceMs: 50, maxDebounceMs: 200, storeRetry: { initialMs: 20, maxMs: 100 } });
+  const name = await fx.newJourneyDoc();
+  const a = open(running.url, name);
+  await waitFor(() => synced(a), 'synced'); // the initial content is stored on load
+
+  const fn = `fail_store_${name.slice(-12)}`;
+  await db.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.name = '${name}' THEN RAISE EXCEPTION 'database refuses this store'; END IF; RETURN NEW; END $$`);
+  await db.query(`CREATE TRIGGER ${fn} BEFORE UPDATE ON documents FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+  try {
+    meta(a)!.set('precious', 1);
+    a.destroy(); // last disconnect: store now, which fails
+    const retries = () => lines.filter((l) => l.includes('store failed, retrying') && l.includes(name)).length;
+    await waitFor(() => retries() >= 3, 'three failed attempts');
+    expect(running.sync.hocuspocus.documents.has(name)).toBe(true);
+
+    // Meanwhile another client still gets the edit from memory, and leaving does not unload it.
+    const b = open(running.url, name);
+    await waitFor(() => meta(b)!.get('precious') === 1, 'edit served from memory');
+    b.destroy();
+    await waitFor(() => retries() >= 5, 'still retrying');
+    expect(running.sync.hocuspocus.documents.has(name)).toBe(true);
+    expect(await stored(name)).not.toHaveProperty('precious');
+  } finally {
+    await db.query(`DROP TRIGGER ${fn} ON documents; DROP FUNCTION ${fn}()`);
+  }
+  await waitFor(async () => (await stored(name)).precious === 1, 'stored once the database accepts it');
+  await waitFor(() => !running.sync.hocuspocus.documents.has(name), 'then unloaded');
+  await running.stop();
+});
