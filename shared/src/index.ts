@@ -8,3 +8,7 @@ export * from './apiBase.ts';
 export * from './permissions/index.ts';
 export * from './schemas/index.ts';
 export * from './endpoints.ts';
+export * from './segment/index.ts';
+export * from './journey/index.ts';
+export * from './message/index.ts';
+export * from './docs/index.ts';

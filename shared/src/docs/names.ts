@@ -1,0 +1,34 @@
+/**
+ * Document names: `<accountId>/<appId>/<kind>/<id>`, the ids lower-case uuids (the `documents`
+ * table keys them as uuid; lower case only, so one entity never has two names).
+ * `DocumentKind` is the same union as the permissions' `DocKind` type, as a schema.
+ */
+import { z } from 'zod';
+
+export const DocumentKind = z.enum(['journey', 'segment', 'message']);
+export type DocumentKind = z.infer<typeof DocumentKind>;
+export const DOC_KINDS = DocumentKind.options;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface DocNameParts {
+  accountId: string;
+  appId: string;
+  kind: DocumentKind;
+  id: string;
+}
+
+export function parseDocName(name: string): DocNameParts | null {
+  const parts = name.split('/');
+  if (parts.length !== 4) return null;
+  const [accountId, appId, kind, id] = parts as [string, string, string, string];
+  if (![accountId, appId, id].every((p) => UUID.test(p))) return null;
+  const k = DocumentKind.safeParse(kind);
+  return k.success ? { accountId, appId, kind: k.data, id } : null;
+}
+
+/** Builds a name; throws on an id that could not be parsed back (a bug in the caller). */
+export function docName(accountId: string, appId: string, kind: DocumentKind, id: string): string {
+  for (const p of [accountId, appId, id]) if (!UUID.test(p)) throw new Error(`invalid document id: ${p}`);
+  return `${accountId}/${appId}/${kind}/${id}`;
+}

@@ -1,0 +1,35 @@
+/**
+ * The Yjs layout of each document kind. Every document has a Y.Map `meta` (schemaVersion, kind,
+ * plus a kind's own keys); the other roots are:
+ * - journey: `steps` (stepId → Y.Map of the step's fields, `paths` a Y.Array of Y.Map), `layout`
+ *   (stepId → {x, y}, written when a drag ends; live dragging travels as awareness);
+ * - segment: `nodes` (key → Y.Map of a group or condition; a group's `children` a Y.Array of keys);
+ * - message: `content` (field → value).
+ */
+import type { DocumentKind } from './names.ts';
+
+export const DOC_ROOTS = {
+  journey: ['meta', 'steps', 'layout'],
+  segment: ['meta', 'nodes'],
+  message: ['meta', 'content'],
+} as const satisfies Record<DocumentKind, readonly string[]>;
+export type DocRoot<K extends DocumentKind> = (typeof DOC_ROOTS)[K][number];
+
+/** What a root map holds: nested Y.Maps, or plain JSON values. */
+export const DOC_ROOT_VALUES: { [K in DocumentKind]: Record<DocRoot<K>, 'map' | 'json'> } = {
+  journey: { meta: 'json', steps: 'map', layout: 'json' },
+  segment: { meta: 'json', nodes: 'map' },
+  message: { meta: 'json', content: 'json' },
+};
+
+export const META_KEYS = {
+  journey: ['schemaVersion', 'kind', 'entryId'],
+  segment: ['schemaVersion', 'kind', 'rootKey'],
+  message: ['schemaVersion', 'kind'],
+} as const satisfies Record<DocumentKind, readonly string[]>;
+
+/** The schema version this code writes, per kind. Older documents are migrated on load. */
+export const SCHEMA_VERSION = { journey: 1, segment: 1, message: 1 } as const satisfies Record<DocumentKind, number>;
+
+/** Largest update the sync server accepts in one message. */
+export const MAX_UPDATE_BYTES = 512 * 1024;

@@ -1,0 +1,3 @@
+export * from './model.ts';
+export * from './validate.ts';
+export * from './edit.ts';
