@@ -18,7 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['{api-server,sync-server}/src/**/*.int.test.ts'],
+          include: ['{api-server,sync-server}/src/**/*.int.test.ts', 'tests/integration/**/*.int.test.ts'],
           globalSetup: ['api-server/src/testing/globalSetup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

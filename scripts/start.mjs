@@ -56,7 +56,8 @@ const lockHash = hashFiles(['package-lock.json', 'package.json', 'shared/package
 const lockStamp = 'node_modules/.gd-install-hash';
 if (!existsSync(lockStamp) || readFileSync(lockStamp, 'utf8') !== lockHash) {
   console.log('Installing dependencies…');
-  run('npm', [existsSync('package-lock.json') ? 'ci' : 'install', '--no-audit', '--no-fund']);
+  // `install` (not `ci`) so an existing node_modules is updated in place; the lockfile pins versions.
+  run('npm', ['install', '--no-audit', '--no-fund']);
   writeFileSync(lockStamp, lockHash);
 }
 
@@ -78,6 +79,6 @@ const env = {
   PORT: process.env.PORT ?? '4000',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 };
-const child = spawn(process.execPath, ['api-server/src/main.ts'], { stdio: 'inherit', env });
+const child = spawn(process.execPath, ['--max-semi-space-size=32', 'scripts/serve.ts'], { stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -14,6 +14,7 @@ import { HttpFailure, sendKo } from './http/respond.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { appRoutes } from './features/apps/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { journeyRoutes } from './features/journeys/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -43,6 +44,7 @@ export function createApp(deps: Deps): express.Express {
   authRoutes(api, deps);
   accountRoutes(api, deps);
   appRoutes(api, deps);
+  journeyRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

@@ -15,6 +15,10 @@ const Config = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CLIENT_DIST: z.string().optional(),
   BUILD_HASH: z.string().default('dev'),
+  /** WebSocket URL the browser uses for the sync server; default: ws(s)://<page host>/collab. */
+  SYNC_PUBLIC_URL: z.string().optional(),
+  /** The sync server as the API reaches it when it runs as its own process (docker-compose). */
+  SYNC_URL: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
 });
 export type Config = z.infer<typeof Config>;

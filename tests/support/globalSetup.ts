@@ -42,7 +42,7 @@ export default async function globalSetup() {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
-  const server = spawn(process.execPath, ['api-server/src/main.ts'], {
+  const server = spawn(process.execPath, ['scripts/serve.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
 import type { UserRow } from '../features/accounts/repository.ts';
 import type { Account } from '@gd/shared';
+import type { LiveDocReader } from '../features/journeys/liveDocs.ts';
 
 export interface Deps {
   db: Db;
@@ -12,6 +13,8 @@ export interface Deps {
   log: Logger;
   /** Wakes the mail worker after a message is queued (in-process); a no-op when the worker runs elsewhere. */
   notifyMail: () => void;
+  /** Reads collaborative documents as they are live on the sync server (absent when unreachable). */
+  liveDocs?: LiveDocReader | undefined;
 }
 
 export interface Principal {

@@ -7,7 +7,7 @@ import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import {
   AUTH_COOKIES, ErrorCode, can, disallowedFor, endpoints, fail, subjectFor, type App, type EndpointName,
-  type Endpoints, type Result, type ResponseOf,
+  type Endpoints, type PermissionSubject, type Result, type ResponseOf,
 } from '@gd/shared';
 import { verifyAccessToken } from '../features/auth/accessToken.ts';
 import { findPrincipal } from '../features/accounts/repository.ts';
@@ -23,6 +23,8 @@ export interface HandlerCtx<N extends EndpointName> {
   params: Record<string, string>;
   /** Present for every endpoint whose auth is not 'public'. */
   principal: Principal;
+  /** The principal's permissions here (in the app when the path has `:appId`), for item-level checks. */
+  subject: PermissionSubject;
   /** When the path has `:appId`: the app, checked to belong to the principal's account. */
   app: Endpoints[N]['path'] extends `${string}:appId${string}` ? App : null;
   req: Request;
@@ -30,7 +32,7 @@ export interface HandlerCtx<N extends EndpointName> {
 }
 type Answer<N extends EndpointName> = Result<ResponseOf<N>> | Promise<Result<ResponseOf<N>>>;
 export type Handler<N extends EndpointName> = (ctx: HandlerCtx<N>) => Answer<N>;
-export type PublicHandler<N extends EndpointName> = (ctx: Omit<HandlerCtx<N>, 'principal' | 'app'> & { principal: Principal | null }) => Answer<N>;
+export type PublicHandler<N extends EndpointName> = (ctx: Omit<HandlerCtx<N>, 'principal' | 'app' | 'subject'> & { principal: Principal | null }) => Answer<N>;
 
 /** Resolve the signed-in principal from the access cookie, or the failure that explains why not. */
 export async function authenticate(deps: Deps, req: Request): Promise<Result<Principal>> {
@@ -44,7 +46,7 @@ export async function authenticate(deps: Deps, req: Request): Promise<Result<Pri
   return { ok: true, value: principal };
 }
 
-async function authorize(deps: Deps, name: EndpointName, principal: Principal, params: Record<string, string>): Promise<Result<App | null>> {
+async function authorize(deps: Deps, name: EndpointName, principal: Principal, params: Record<string, string>): Promise<Result<{ app: App | null; subject: PermissionSubject }>> {
   const { auth } = endpoints[name];
   let app: App | null = null;
   if (params.appId !== undefined) {
@@ -52,10 +54,9 @@ async function authorize(deps: Deps, name: EndpointName, principal: Principal, p
     // Another account's app and a missing app answer alike, so ids of other accounts leak nothing.
     if (!app) return fail(ErrorCode.NO_PERMISSION, 'No permission for this app');
   }
-  if (auth === 'session' || auth === 'public') return { ok: true, value: app };
   const subject = subjectFor(principal.user.id, disallowedFor(principal.user.grants, app?.restricted ?? []));
-  if (!can(subject, auth)) return fail(ErrorCode.NO_PERMISSION, `No permission: ${JSON.stringify(auth)}`);
-  return { ok: true, value: app };
+  if (auth !== 'session' && auth !== 'public' && !can(subject, auth)) return fail(ErrorCode.NO_PERMISSION, `No permission: ${JSON.stringify(auth)}`);
+  return { ok: true, value: { app, subject } };
 }
 
 function register<N extends EndpointName>(router: Router, deps: Deps, name: N, run: Handler<N>, publicRoute: boolean): void {
@@ -73,10 +74,11 @@ function register<N extends EndpointName>(router: Router, deps: Deps, name: N, r
       principal = auth.ok ? auth.value : null;
     }
     let app: App | null = null;
+    let subject: PermissionSubject = subjectFor('', []);
     if (principal && !publicRoute) {
       const allowed = await authorize(deps, name, principal, params);
       if (!allowed.ok) return sendFailure(res, allowed);
-      app = allowed.value;
+      ({ app, subject } = allowed.value);
     }
     let body: unknown = undefined;
     if ('request' in endpoint && endpoint.request) {
@@ -84,7 +86,7 @@ function register<N extends EndpointName>(router: Router, deps: Deps, name: N, r
       if (!parsed.ok) return sendFailure(res, parsed);
       body = parsed.value;
     }
-    const result = await run({ body: body as BodyOf<N>, params, principal: principal as Principal, app: app as HandlerCtx<N>['app'], req, res });
+    const result = await run({ body: body as BodyOf<N>, params, principal: principal as Principal, app: app as HandlerCtx<N>['app'], subject, req, res });
     if (!result.ok) return sendFailure(res, result);
     sendOk(res, result.value);
   });

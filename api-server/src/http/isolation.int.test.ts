@@ -18,6 +18,9 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateUser: { name: 'Hijacked', active: false },
   putRole: { name: 'Hijacked', userType: 79, grants: [] },
   addUser: { name: 'Mole', email: 'mole@it.example.com', roleId: '' },
+  renameJourney: { name: 'Hijacked' },
+  assignJourney: { userId: null },
+  cloneJourney: { name: 'Stolen copy' },
 };
 
 beforeAll(async () => {
@@ -32,12 +35,16 @@ beforeAll(async () => {
   ids.roleId = roles.find((r) => r.builtIn === 'analyst')!.id;
   const { user } = await owner.client.ok<{ user: { id: string } }>('addUser', { name: 'Colleague', email: uniqueEmail('colleague'), roleId: ids.roleId });
   ids.userId = user.id;
+  const { journey } = await owner.client.ok<{ journey: { id: string } }>('createJourney', { name: 'Secret journey' }, { appId: app.id });
+  ids.journeyId = journey.id;
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });
 
 const protectedEndpoints = (Object.keys(endpoints) as EndpointName[]).filter((n) => endpoints[n].auth !== 'public');
 const withIds = protectedEndpoints.filter((n) => endpoints[n].path.includes(':') || n === 'addUser');
+// The document token names its document in the body.
+const docTokenBody = () => ({ name: `${owner.accountId}/${ids.appId}/journey/${ids.journeyId}` });
 
 describe('every protected route', () => {
   it.each(protectedEndpoints)('%s refuses a call without a session (10005)', async (name) => {
@@ -51,6 +58,12 @@ describe('every protected route', () => {
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
   });
 
+  it('docToken refuses a document of another account (10004)', async () => {
+    const answer = await intruder.client.call('docToken', docTokenBody());
+    expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
+    await owner.client.ok('docToken', docTokenBody());
+  });
+
   it('left the first account untouched and shows the intruder none of it', async () => {
     const { apps } = await owner.client.ok<{ apps: { id: string; name: string }[] }>('listApps');
     expect(apps).toEqual([expect.objectContaining({ id: ids.appId, name: 'Secret app' })]);
@@ -60,6 +73,8 @@ describe('every protected route', () => {
     expect(users.find((u) => u.id === ids.userId)).toMatchObject({ name: 'Colleague', active: true });
     const { roles } = await owner.client.ok<{ roles: { id: string; name: string }[] }>('listRoles');
     expect(roles.find((r) => r.id === ids.roleId)?.name).toBe('Analyst');
+    const { journeys } = await owner.client.ok<{ journeys: { id: string; name: string }[] }>('listJourneys', undefined, { appId: ids.appId! });
+    expect(journeys).toEqual([expect.objectContaining({ id: ids.journeyId, name: 'Secret journey' })]);
 
     const seen = JSON.stringify([
       await intruder.client.ok('meta'), await intruder.client.ok('listApps'), await intruder.client.ok('listUsers'),

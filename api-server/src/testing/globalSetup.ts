@@ -9,11 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseUrl: string;
-  }
-}
+import './provided.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { inject } from 'vitest';
+import './provided.ts';
 import { AUTH_COOKIES, CSRF_HEADER, endpoints, fillPath, type EndpointName } from '@gd/shared';
 import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';

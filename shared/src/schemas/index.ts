@@ -2,3 +2,4 @@ export * from './envelope.ts';
 export * from './auth.ts';
 export * from './account.ts';
 export * from './docs.ts';
+export * from './journeys.ts';

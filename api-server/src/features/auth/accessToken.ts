@@ -17,11 +17,16 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
 
 const sign = (secret: string, data: string) => createHmac('sha256', secret).update(data).digest();
 
-export function signAccessToken(secret: string, claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
+/** Signs any HS256 JWT with the server secret (access tokens here, document tokens for the sync server). */
+export function signJwt(secret: string, claims: Record<string, unknown>, ttlSeconds: number): string {
   const now = Math.floor(Date.now() / 1000);
-  const payload = Buffer.from(JSON.stringify({ sub: claims.userId, acc: claims.accountId, typ: 'access', iss: ISSUER, iat: now, exp: now + ttlSeconds })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ ...claims, iss: ISSUER, iat: now, exp: now + ttlSeconds })).toString('base64url');
   const data = `${HEADER}.${payload}`;
-  return Promise.resolve(`${data}.${sign(secret, data).toString('base64url')}`);
+  return `${data}.${sign(secret, data).toString('base64url')}`;
+}
+
+export function signAccessToken(secret: string, claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
+  return Promise.resolve(signJwt(secret, { sub: claims.userId, acc: claims.accountId, typ: 'access' }, ttlSeconds));
 }
 
 interface Payload { sub?: unknown; acc?: unknown; typ?: unknown; iss?: unknown; exp?: unknown }

@@ -1,0 +1,43 @@
+/** Journeys as lists show them, and the requests that manage them (the content lives in a Yjs document). */
+import { z } from 'zod';
+import { CampaignScope, OwnershipFilter } from '../enums.ts';
+
+export const JourneyStatus = z.enum(['draft', 'live', 'stopped']);
+export type JourneyStatus = z.infer<typeof JourneyStatus>;
+
+export const JourneySummary = z.object({
+  id: z.string().uuid(),
+  appId: z.string().uuid(),
+  name: z.string(),
+  status: JourneyStatus,
+  docName: z.string(),
+  liveVersion: z.number().int().nullable(),
+  launchedAt: z.string().nullable(),
+  /** True when the draft has edits that the live version does not contain. */
+  draftChanged: z.boolean(),
+  createdBy: z.string().uuid().nullable(),
+  createdByName: z.string().nullable(),
+  assignedTo: z.string().uuid().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type JourneySummary = z.infer<typeof JourneySummary>;
+
+export const JourneyListQuery = z.object({ owner: OwnershipFilter.default('all'), scope: CampaignScope.default('current') });
+export type JourneyListQuery = z.infer<typeof JourneyListQuery>;
+
+const Name = z.string().trim().min(1, 'Required').max(120);
+export const JourneyCreate = z.object({ name: Name });
+export const JourneyRename = z.object({ name: Name });
+export const JourneyAssign = z.object({ userId: z.string().uuid().nullable() });
+
+/** A problem that refuses a launch: the step and the rule, for the editor to show. */
+export const LaunchViolation = z.object({
+  stepId: z.string().nullable(),
+  path: z.string(),
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type LaunchViolation = z.infer<typeof LaunchViolation>;
+
+export const DocTokenAnswer = z.object({ token: z.string(), access: z.enum(['read', 'write']), url: z.string() });

@@ -1,0 +1,145 @@
+/**
+ * Journeys across services: the real API with the real sync server attached at /collab, real
+ * providers editing over WebSockets, and launch reading the live document (not the stored copy).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { ErrorCode, applyJourneyToDoc, journeyFromDoc, updateStep, type JourneyStep } from '@gd/shared';
+import { createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
+import { STRONG_PASSWORD, TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
+import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
+
+interface Summary { id: string; name: string; status: string; docName: string; liveVersion: number | null; draftChanged: boolean }
+
+let api: TestApi;
+let sync: SyncServer;
+let owner: Awaited<ReturnType<typeof registerAccount>>;
+let appId: string;
+const docs: DocClient[] = [];
+
+async function member(builtIn: string) {
+  const email = uniqueEmail(builtIn);
+  const { roles } = await owner.client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
+  await owner.client.ok('addUser', { name: builtIn, email, roleId: roles.find((r) => r.builtIn === builtIn)!.id });
+  const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)![1]!);
+  const client = new TestClient(api.url);
+  await client.ok('autoLogin', { token });
+  await client.ok('changePassword', { newPassword: STRONG_PASSWORD });
+  return client;
+}
+
+async function openDoc(client: TestClient, name: string): Promise<DocClient & { access: string }> {
+  const first = await client.ok<{ token: string; access: string; url: string }>('docToken', { name });
+  const doc = openClient({
+    url: first.url, name,
+    token: async () => (await client.ok<{ token: string }>('docToken', { name })).token,
+  });
+  docs.push(doc);
+  await waitFor(() => synced(doc), 'document synced');
+  return Object.assign(doc, { access: first.access });
+}
+
+/** Applies a change to the source step through the provider, and waits until the server has it. */
+async function editSource(doc: DocClient, change: (s: JourneyStep) => JourneyStep) {
+  const journey = journeyFromDoc(doc.doc);
+  const source = journey.steps.find((s) => s.id === journey.entryId)!;
+  applyJourneyToDoc(doc.doc, updateStep(journey, change(source)));
+  await waitFor(() => !doc.provider.hasUnsyncedChanges, 'edit acknowledged');
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  sync = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 200, maxDebounceMs: 1000 });
+  sync.attach(api.httpServer, '/collab');
+  api.deps.liveDocs = { read: async (name) => (await openLiveDocState(sync, name)).state };
+  owner = await registerAccount(api);
+  appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Journeys', os: 'iOS' })).app.id;
+});
+afterAll(async () => {
+  for (const d of docs) d.destroy();
+  await sync.shutdown();
+  await api.stop();
+});
+
+describe('journeys', () => {
+  it('a new journey opens with server-made content, refuses to launch with its problems, launches once fixed', async () => {
+    const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Welcome series' }, { appId });
+    expect(journey).toMatchObject({ status: 'draft', liveVersion: null, draftChanged: false });
+    const doc = await openDoc(owner.client, journey.docName);
+    expect(doc.access).toBe('write');
+    expect(journeyFromDoc(doc.doc).steps.map((s) => s.type).sort()).toEqual(['end', 'sourceEvents']);
+
+    const refused = await owner.client.call('launchJourney', undefined, { appId, journeyId: journey.id });
+    expect(refused.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY });
+    expect(JSON.stringify(refused.body.details)).toContain('source_events_missing');
+
+    // The fix is live on the sync server but not yet stored: launch must still see it.
+    await editSource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+    const launched = await owner.client.ok<{ journey: Summary; version: number }>('launchJourney', undefined, { appId, journeyId: journey.id });
+    expect(launched).toMatchObject({ version: 1, journey: { status: 'live', liveVersion: 1 } });
+    const stored = await api.db.query<{ definition: { steps: { type: string; eventIds?: string[] }[] } }>(
+      'SELECT definition FROM journey_versions WHERE journey_id = $1 AND version = 1', [journey.id]);
+    expect(stored.rows[0]!.definition.steps.find((s) => s.type === 'sourceEvents')?.eventIds).toEqual(['purchase']);
+
+    // Versions are immutable.
+    await expect(api.db.query('UPDATE journey_versions SET sha256 = $2 WHERE journey_id = $1', [journey.id, 'x'])).rejects.toThrow(/immutable/);
+
+    // A later edit makes the draft differ from the live version once stored.
+    await editSource(doc, (s) => ({ ...s, eventIds: ['purchase', 'register'] } as JourneyStep));
+    await waitFor(async () => {
+      const { journeys } = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
+      return journeys.find((j) => j.id === journey.id)?.draftChanged === true;
+    }, 'draft marked as changed', 15_000);
+
+    // Stop: out of the current scope, still in "all".
+    await owner.client.ok('stopJourney', undefined, { appId, journeyId: journey.id });
+    const current = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
+    expect(current.journeys.map((j) => j.id)).not.toContain(journey.id);
+    const all = await owner.client.raw('GET', `/apps/${appId}/journeys?scope=all`);
+    expect((all.body.journeys as Summary[]).find((j) => j.id === journey.id)?.status).toBe('stopped');
+  });
+
+  it('clone forks the live content into a new document', async () => {
+    const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Original' }, { appId });
+    const doc = await openDoc(owner.client, journey.docName);
+    await editSource(doc, (s) => ({ ...s, eventIds: ['cart_abandoned'] } as JourneyStep));
+    const { journey: copy } = await owner.client.ok<{ journey: Summary }>('cloneJourney', { name: 'Copy' }, { appId, journeyId: journey.id });
+    expect(copy.docName).not.toBe(journey.docName);
+    const cloneDoc = await openDoc(owner.client, copy.docName);
+    const source = journeyFromDoc(cloneDoc.doc).steps.find((s) => s.type === 'sourceEvents');
+    expect(source).toMatchObject({ eventIds: ['cart_abandoned'] });
+    // Editing the copy leaves the original alone.
+    await editSource(cloneDoc, (s) => ({ ...s, eventIds: ['other'] } as JourneyStep));
+    const live = new Y.Doc();
+    Y.applyUpdate(live, (await openLiveDocState(sync, journey.docName)).state);
+    expect(journeyFromDoc(live).steps.find((s) => s.type === 'sourceEvents')).toMatchObject({ eventIds: ['cart_abandoned'] });
+  });
+
+  it('authors edit only their own journeys and cannot launch; analysts only read', async () => {
+    const { journey: ownersJourney } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Owner only' }, { appId });
+    const author = await member('author');
+    const { journey: mine } = await author.ok<{ journey: Summary }>('createJourney', { name: 'Author draft' }, { appId });
+    await author.ok('renameJourney', { name: 'Author draft 2' }, { appId, journeyId: mine.id });
+    expect((await author.call('renameJourney', { name: 'Taken over' }, { appId, journeyId: ownersJourney.id })).body.code).toBe(ErrorCode.NO_PERMISSION);
+    expect((await author.call('launchJourney', undefined, { appId, journeyId: mine.id })).body.code).toBe(ErrorCode.NO_PERMISSION);
+    expect((await author.ok<{ access: string }>('docToken', { name: mine.docName })).access).toBe('write');
+    expect((await author.ok<{ access: string }>('docToken', { name: ownersJourney.docName })).access).toBe('read');
+
+    const analyst = await member('analyst');
+    expect((await analyst.ok<{ access: string }>('docToken', { name: ownersJourney.docName })).access).toBe('read');
+    expect((await analyst.call('createJourney', { name: 'Nope' }, { appId })).body.code).toBe(ErrorCode.NO_PERMISSION);
+    const { journeys } = await author.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
+    expect(journeys.map((j) => j.name)).toEqual(expect.arrayContaining(['Author draft 2', 'Owner only']));
+    const mineOnly = await author.raw('GET', `/apps/${appId}/journeys?owner=me`);
+    expect((mineOnly.body.journeys as Summary[]).map((j) => j.name)).toEqual(['Author draft 2']);
+  });
+
+  it('names are unique per app (30) and delete hides the journey', async () => {
+    const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Unique' }, { appId });
+    expect((await owner.client.call('createJourney', { name: 'UNIQUE' }, { appId })).body.code).toBe(ErrorCode.NAME_DUPLICATED);
+    await owner.client.ok('deleteJourney', undefined, { appId, journeyId: journey.id });
+    const { journeys } = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
+    expect(journeys.map((j) => j.id)).not.toContain(journey.id);
+    await owner.client.ok('createJourney', { name: 'Unique' }, { appId });
+  });
+});
