@@ -18,10 +18,14 @@ const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
 const DONE = Promise.resolve();
 
-/** Whether a connection other than `self` on this document owns the awareness client id. */
-function ownedByOthers(document: Document, self: Connection, clientId: number): boolean {
+/**
+ * Whether another user's connection on this document owns the awareness client id. The same user's
+ * older connection may still hold it (a reconnect before the server noticed the drop): allowed.
+ */
+function ownedByOthers(document: Document, self: Connection<SyncContext>, clientId: number): boolean {
   for (const [connection, { clients }] of document.connections) {
-    if (connection !== self && clients.has(clientId)) return true;
+    const owner = connection.context as SyncContext;
+    if (connection !== self && clients.has(clientId) && owner.userId !== self.context.userId) return true;
   }
   return false;
 }

@@ -116,3 +116,14 @@ it('retries a failing store and keeps the document loaded until it is written', 
   await waitFor(() => !running.sync.hocuspocus.documents.has(name), 'then unloaded');
   await running.stop();
 });
+
+it('standalone without JWT_SECRET uses the secret the API keeps in server_secrets', async () => {
+  const server = await child({ JWT_SECRET: '' });
+  const { rows } = await db.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'jwt'`);
+  const name = await fx.newJourneyDoc();
+  const c = openClient({ url: server.url, name, token: () => fx.token(fx.users.manager, { doc: name }, { secret: rows[0]!.value }) });
+  clients.push(c);
+  await waitFor(() => synced(c), 'synced with the database secret');
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+});
