@@ -20,6 +20,12 @@ export const theme = createTheme({
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
   headings: { fontWeight: '650' },
   components: {
+    TextInput: { defaultProps: { withAsterisk: false } },
+    PasswordInput: { defaultProps: { withAsterisk: false } },
+    Select: { defaultProps: { withAsterisk: false } },
+    MultiSelect: { defaultProps: { withAsterisk: false } },
+    NativeSelect: { defaultProps: { withAsterisk: false } },
+    RadioGroup: { defaultProps: { withAsterisk: false } },
     Card: { defaultProps: { withBorder: true, radius: 'md', padding: 'lg' } },
     Modal: { defaultProps: { centered: true, radius: 'md', overlayProps: { backgroundOpacity: 0.4, blur: 2 } } },
     Table: { defaultProps: { verticalSpacing: 'sm', horizontalSpacing: 'md', highlightOnHover: true } },

@@ -55,6 +55,8 @@ function accept(meta: UserMeta): Pick<SessionState, 'meta' | 'currentAppId'> {
   return { meta, currentAppId: app?.id ?? null };
 }
 
+let loading: Promise<void> | null = null;
+
 export const useSession = create<SessionState>((set, get) => ({
   status: 'idle',
   meta: null,
@@ -62,16 +64,22 @@ export const useSession = create<SessionState>((set, get) => ({
   error: null,
   expired: false,
 
-  async load() {
-    set({ status: 'loading', error: null });
-    try {
-      const meta = await api.call('meta');
-      set({ ...accept(meta), status: 'signedIn', expired: false });
-    } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(ErrorCode.GENERIC, String(error));
-      if (SIGNED_OUT_CODES.has(apiError.code)) set({ status: 'signedOut', meta: null, currentAppId: null });
-      else set({ status: 'error', error: apiError });
-    }
+  load() {
+    // One load at a time (React runs effects twice in development; sign-in and the layout may both ask).
+    loading ??= (async () => {
+      set({ status: 'loading', error: null });
+      try {
+        const meta = await api.call('meta');
+        set({ ...accept(meta), status: 'signedIn', expired: false });
+      } catch (error) {
+        const apiError = error instanceof ApiError ? error : new ApiError(ErrorCode.GENERIC, String(error));
+        if (SIGNED_OUT_CODES.has(apiError.code)) set({ status: 'signedOut', meta: null, currentAppId: null });
+        else set({ status: 'error', error: apiError });
+      }
+    })().finally(() => {
+      loading = null;
+    });
+    return loading;
   },
 
   async reload() {

@@ -32,7 +32,10 @@ export default function Shell() {
   return (
     <DatesProvider settings={{ locale: lang === 'es' ? 'es' : 'en', firstDayOfWeek: 1 }}>
       <Notifications position="top-right" limit={4} />
-      <AppShell header={{ height: 60 }} navbar={{ width: NAVBAR_WIDTH, breakpoint: 0 }} padding="xl">
+      <AppShell header={{ height: 60 }} navbar={{ width: NAVBAR_WIDTH, breakpoint: 0 }} padding="lg">
+        <a href="#main" className="gd-skip-link">
+          {t('shell.skipToContent')}
+        </a>
         <AppShell.Header px="md">
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="md" wrap="nowrap">
@@ -58,7 +61,7 @@ export default function Shell() {
         <AppShell.Navbar>
           <Navigation />
         </AppShell.Navbar>
-        <AppShell.Main>
+        <AppShell.Main id="main" tabIndex={-1}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />
           </Suspense>

@@ -7,7 +7,7 @@ import { initials } from '../ui/initials.ts';
 
 export function UserMenu() {
   const { t } = useT();
-  const { user, account } = useMeta();
+  const { user, account, build } = useMeta();
   return (
     <Menu position="bottom-end" width={260} shadow="md">
       <Menu.Target>
@@ -51,6 +51,10 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/logout" color="red" leftSection={<IconLogout size={16} />}>
           {t('shell.logout')}
         </Menu.Item>
+        <Menu.Divider />
+        <Text size="xs" c="dimmed" px="sm" py={4} className="gd-mono" data-testid="build">
+          {t('shell.build', { client: __BUILD_HASH__, api: build })}
+        </Text>
       </Menu.Dropdown>
     </Menu>
   );

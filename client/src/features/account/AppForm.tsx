@@ -52,10 +52,15 @@ export function AppFields({ form, disabled = false }: { form: UseFormReturnType<
         data={zones}
         allowDeselect={false}
         limit={200}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
         nothingFoundMessage={t('common.nothingFound')}
         {...form.getInputProps('timezone')}
       />
-      <TextInput label={t('fields.bundleId')} description={t('apps.bundleIdHint')} placeholder="com.example.app" disabled={disabled} {...form.getInputProps('bundleId')} />
+      <TextInput
+        label={t('fields.bundleId')}
+        description={`${t('common.optional')} · ${t('apps.bundleIdHint')}`}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        placeholder="com.example.app" disabled={disabled} {...form.getInputProps('bundleId')} />
     </SimpleGrid>
   );
 }

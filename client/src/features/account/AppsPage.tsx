@@ -16,14 +16,13 @@ import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { OsIcon } from '../../ui/OsIcon.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { formatDate } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { AppDialog } from './AppDialog.tsx';
 
 type Dialog = { kind: 'new' } | { kind: 'edit' | 'delete' | 'rotate'; app: App } | null;
 
 export default function AppsPage() {
-  const { t, lang } = useT();
+  const { t } = useT();
   const can = usePermissions('account');
   const apps = useApiQuery('listApps');
   const currentAppId = useSession((s) => s.currentAppId);
@@ -56,7 +55,7 @@ export default function AppsPage() {
             </Paper>
           ) : (
             <Paper withBorder>
-              <Table.ScrollContainer minWidth={900}>
+              <Table.ScrollContainer minWidth={820}>
                 <Table aria-label={t('nav.apps')} style={{ whiteSpace: 'nowrap' }}>
                   <Table.Thead>
                     <Table.Tr>
@@ -65,7 +64,6 @@ export default function AppsPage() {
                       <Table.Th>{t('fields.bundleId')}</Table.Th>
                       <Table.Th>{t('fields.timezone')}</Table.Th>
                       <Table.Th>{t('fields.appKey')}</Table.Th>
-                      <Table.Th>{t('fields.created')}</Table.Th>
                       <Table.Th w={120} ta="right">
                         {t('common.actions')}
                       </Table.Th>
@@ -105,12 +103,7 @@ export default function AppsPage() {
                           <Text size="sm">{app.timezone}</Text>
                         </Table.Td>
                         <Table.Td>
-                          <CopyField value={app.appKey} label={t('fields.appKey')} maw={150} />
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm" c="dimmed">
-                            {formatDate(app.createdAt, lang)}
-                          </Text>
+                          <CopyField value={app.appKey} label={t('fields.appKey')} maw={170} />
                         </Table.Td>
                         <Table.Td>
                           <Group gap={2} wrap="nowrap" justify="flex-end">

@@ -104,12 +104,12 @@ export function RoleEditor({ role, readOnly, onClose, onSaved }: { role?: UserRo
               {t('roles.grantCount', { count: form.values.grants.length, total: TOTAL })}
             </Badge>
           </Group>
-          <Box data-testid="grant-groups" style={{ columnCount: 2, columnGap: 'var(--mantine-spacing-sm)' }}>
+          <Box data-testid="grant-groups" mih={320} style={{ columnCount: 2, columnGap: 'var(--mantine-spacing-sm)' }}>
             {visibleGroups.map((group) => {
               const on = group.keys.filter((k) => granted.has(k)).length;
               return (
-                <Paper key={group.id} withBorder p="sm" mb="sm" component="fieldset" style={{ minWidth: 0, breakInside: 'avoid' }}>
-                  <Group justify="space-between" wrap="nowrap" mb={6} component="legend" w="100%" p={0}>
+                <Paper key={group.id} withBorder p="sm" mb="sm" role="group" aria-label={group.label} style={{ minWidth: 0, breakInside: 'avoid' }}>
+                  <Group justify="space-between" wrap="nowrap" mb={6}>
                     <Checkbox
                       label={<Text size="sm" fw={600}>{group.label}</Text>}
                       checked={on === group.keys.length}

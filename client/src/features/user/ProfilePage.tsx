@@ -56,6 +56,7 @@ export default function ProfilePage() {
           <TextInput label={t('fields.name')} required autoComplete="name" {...form.getInputProps('name')} />
           <Select
             label={t('fields.jobDepartment')}
+            description={t('common.optional')}
             clearable
             data={JobDepartment.options.map((d) => ({ value: d, label: t(`jobDepartment.${d}`) }))}
             {...form.getInputProps('jobDepartment')}
