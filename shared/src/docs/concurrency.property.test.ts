@@ -64,10 +64,20 @@ function run(start: Journey, steps: Step[]) {
 
 describe('concurrent replicas', () => {
   it('converge, and normalization repairs whatever their merge breaks (from a new journey)', () => {
-    fc.assert(fc.property(arbSteps, (steps) => run(initialJourney(), steps)), { numRuns: 200 });
+    fc.assert(fc.property(arbSteps, (steps) => run(initialJourney(), steps)), { numRuns: Number(process.env.FC_RUNS ?? 200) });
   });
 
   it('converge, and normalization repairs whatever their merge breaks (from random journeys)', () => {
-    fc.assert(fc.property(arbJourney, arbSteps, (j, steps) => run(normalizeJourney(j), steps)), { numRuns: 200 });
+    fc.assert(fc.property(arbJourney, arbSteps, (j, steps) => run(normalizeJourney(j), steps)), { numRuns: Number(process.env.FC_RUNS ?? 200) });
+  });
+});
+
+describe('found by the property test', () => {
+  it('two people turning the same wait-interaction into an interaction converge (no duplicate-path ping-pong)', () => {
+    const start = normalizeJourney({ entryId: 's0', steps: [{ id: 's0', type: 'flowWaitInteraction', paths: [] }] } as unknown as Journey);
+    run(start, [
+      { who: 'b', op: { kind: 'update', step: 45, variant: 0 } },
+      { who: 'a', op: { kind: 'update', step: 9, variant: 0 } },
+    ]);
   });
 });

@@ -3,6 +3,7 @@
  * package index). Random journeys are deliberately broken: dangling and null links, links into
  * sources, missing entries, branching steps without paths, stray automatic flags.
  */
+import { normalizeJourney } from './normalize.ts';
 import fc from 'fast-check';
 import { addPath, addStepAfter, connect, removePath, removeStep, updateStep } from './edit.ts';
 import {
@@ -97,7 +98,15 @@ function mutate(step: JourneyStep, variant: number): JourneyStep {
 }
 
 /** Applies one random edit; new step and path ids come from `fresh`. */
+/**
+ * Applies a random edit as the editor would: every rule function normalizes, and an edit that does
+ * not apply (no such path, no such step) still leaves the normalized view the editor works on.
+ */
 export function applyEditOp(j: Journey, op: EditOp, fresh: () => string): Journey {
+  return normalizeJourney(applyRaw(j, op, fresh));
+}
+
+function applyRaw(j: Journey, op: EditOp, fresh: () => string): Journey {
   const step = (i: number) => pick(j.steps, i);
   switch (op.kind) {
     case 'add': {

@@ -82,17 +82,13 @@ const dedupeIds: Pass = (j) => {
     if (seen.has(s.id)) return !(dropped = true);
     seen.add(s.id);
     if ('paths' in s) {
+      // Two paths share an id only when two replicas made the same change concurrently (path ids
+      // are fresh per edit, or derived by the rules). Keep the first and drop the others: every
+      // replica drops the same Yjs item, so their repairs converge. (Renaming the duplicate made
+      // each replica insert its own renamed copy, and the repairs never converged.)
       const ids = new Set<string>();
-      let renamed = false;
-      const paths = s.paths.map((p) => {
-        let id = p.id;
-        for (let n = 2; ids.has(id); n++) id = `${p.id}~${n}`;
-        ids.add(id);
-        if (id === p.id) return p;
-        renamed = true;
-        return { ...p, id };
-      });
-      if (renamed) changed.set(s.id, { ...s, paths });
+      const paths = s.paths.filter((p) => !ids.has(p.id) && ids.add(p.id) !== undefined);
+      if (paths.length !== s.paths.length) changed.set(s.id, { ...s, paths });
     }
     return true;
   });
