@@ -5,10 +5,9 @@
  * nothing is applied or stored. The client should then drop its local copy and reload (its state
  * has diverged).
  */
-import { MAX_UPDATE_BYTES, checkUpdateShape, type DocKind } from '@gd/shared';
+import { MAX_UPDATE_BYTES, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX, checkUpdateShape, type DocKind } from '@gd/shared';
 
-export const UPDATE_REJECTED_CODE = 4422;
-export const UPDATE_REJECTED_PREFIX = 'update-rejected:';
+export { UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX };
 
 /** Room for the document name and framing around an update in one WebSocket message. */
 export const MAX_MESSAGE_BYTES = MAX_UPDATE_BYTES + 4096;

@@ -19,3 +19,11 @@ export const DocTokenClaims = z.object({
   access: z.enum(['read', 'write']),
 });
 export type DocTokenClaims = z.infer<typeof DocTokenClaims>;
+
+/**
+ * The sync server closes a connection whose update it refuses (malformed, too large, unknown root)
+ * with this code and a reason starting with this prefix. The client then drops its local copy of
+ * that document (it diverged) and reloads it from the server.
+ */
+export const UPDATE_REJECTED_CODE = 4422;
+export const UPDATE_REJECTED_PREFIX = 'update-rejected:';
