@@ -7,6 +7,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { ROUTES } from '@gd/shared/routes';
 import { RequireSession } from '../session/RequireSession.tsx';
+import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { PageLoader } from '../ui/Loading.tsx';
 
 const AuthLayout = lazy(() => import('../features/auth/AuthLayout.tsx'));
@@ -23,27 +24,29 @@ const NotFoundPage = lazy(() => import('../features/common/NotFoundPage.tsx'));
 
 export function AppRoutes() {
   return (
-    <Suspense fallback={<PageLoader fullScreen />}>
-      <Routes>
-        <Route element={<AuthLayout />}>
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/register" element={<RegisterPage />} />
-          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-          <Route path="/auto-login" element={<AutoLoginPage />} />
-          <Route path="/logout" element={<LogoutPage />} />
-          <Route path="/legacy" element={<InfoPage kind="legacy" />} />
-          <Route path="/skudo/login" element={<InfoPage kind="skudo" />} />
-        </Route>
-        <Route element={<RequireSession />}>
-          <Route element={<Shell />}>
-            <Route index element={<HomeRedirect />} />
-            {ROUTES.map((route) => (
-              <Route key={route.path} path={route.path} element={<RouteScreen route={route} />} />
-            ))}
-            <Route path="*" element={<NotFoundPage />} />
+    <ErrorBoundary fullPage>
+      <Suspense fallback={<PageLoader fullScreen />}>
+        <Routes>
+          <Route element={<AuthLayout />}>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/register" element={<RegisterPage />} />
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="/auto-login" element={<AutoLoginPage />} />
+            <Route path="/logout" element={<LogoutPage />} />
+            <Route path="/legacy" element={<InfoPage kind="legacy" />} />
+            <Route path="/skudo/login" element={<InfoPage kind="skudo" />} />
           </Route>
-        </Route>
-      </Routes>
-    </Suspense>
+          <Route element={<RequireSession />}>
+            <Route element={<Shell />}>
+              <Route index element={<HomeRedirect />} />
+              {ROUTES.map((route) => (
+                <Route key={route.path} path={route.path} element={<RouteScreen route={route} />} />
+              ))}
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Route>
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
   );
 }

@@ -4,7 +4,7 @@
  * session to /login?next=<where they were>.
  */
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Button, Center, Stack } from '@mantine/core';
 import { useT } from '../i18n/useT.ts';
 import { PageLoader } from '../ui/Loading.tsx';
@@ -33,7 +33,7 @@ export function RequireSession() {
       <Center mih="100vh">
         <Stack align="center">
           <ErrorBlock error={error} onRetry={() => void load()} />
-          <Button variant="subtle" component="a" href="/login">
+          <Button variant="subtle" component={Link} to="/login">
             {t('auth.login.submit')}
           </Button>
         </Stack>

@@ -34,7 +34,7 @@ export function Navigation() {
   const nav = useRef<HTMLElement>(null);
   // The active entry may sit far down the list (the account screens): keep it in view.
   useEffect(() => {
-    nav.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest' });
+    nav.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'center' });
   }, [pathname]);
   const visible = (route: RouteDef) =>
     route.nav === true && (scopeOfRoute(route) === 'app' ? canApp : canAccount)(routeKey(route.path));

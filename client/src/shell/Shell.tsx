@@ -5,7 +5,7 @@
 import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
 import { Suspense, useEffect } from 'react';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { AppShell, Group, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
@@ -13,6 +13,7 @@ import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { useT } from '../i18n/useT.ts';
 import { useCurrentApp } from '../session/store.ts';
 import { useDateRange } from '../state/dateRangeStore.ts';
+import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { PageLoader } from '../ui/Loading.tsx';
 import { AppSwitcher } from './AppSwitcher.tsx';
 import { DateRangeControl } from './DateRangeControl.tsx';
@@ -26,6 +27,7 @@ export const NAVBAR_WIDTH = 248;
 export default function Shell() {
   const { t, lang } = useT();
   const app = useCurrentApp();
+  const { pathname } = useLocation();
   const followToday = useDateRange((s) => s.followToday);
   useEffect(() => followToday(app?.timezone), [app?.timezone, followToday]);
 
@@ -62,9 +64,12 @@ export default function Shell() {
           <Navigation />
         </AppShell.Navbar>
         <AppShell.Main id="main" tabIndex={-1}>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          {/* Keyed by path: a failed screen does not keep the next one from showing. */}
+          <ErrorBoundary key={pathname}>
+            <Suspense fallback={<PageLoader />}>
+              <Outlet />
+            </Suspense>
+          </ErrorBoundary>
         </AppShell.Main>
       </AppShell>
     </DatesProvider>

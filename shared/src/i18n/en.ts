@@ -142,6 +142,8 @@ export const en = {
     backHome: 'Back to the start page',
     nothingFound: 'Nothing matches',
     failed: 'That did not work',
+    screenFailed: 'This screen could not be shown',
+    reload: 'Reload the page',
     showCharacters: 'Show or hide the characters',
   },
   shell: {
@@ -287,6 +289,7 @@ export const en = {
     },
     autoLogin: {
       title: 'Signing you in',
+      failed: 'This sign-in link did not work',
       missing: 'This sign-in link is incomplete. Open the link from your e-mail again.',
     },
     logout: { progress: 'Signing you out…' },

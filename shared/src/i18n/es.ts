@@ -140,6 +140,8 @@ export const es: Catalogue = {
     backHome: 'Volver a la página de inicio',
     nothingFound: 'No hay coincidencias',
     failed: 'No ha funcionado',
+    screenFailed: 'No se ha podido mostrar esta pantalla',
+    reload: 'Recargar la página',
     showCharacters: 'Mostrar u ocultar los caracteres',
   },
   shell: {
@@ -285,6 +287,7 @@ export const es: Catalogue = {
     },
     autoLogin: {
       title: 'Iniciando tu sesión',
+      failed: 'Este enlace de acceso no ha funcionado',
       missing: 'Este enlace de acceso está incompleto. Vuelve a abrir el enlace de tu e-mail.',
     },
     logout: { progress: 'Cerrando tu sesión…' },

@@ -52,7 +52,7 @@ export default function AutoLoginPage() {
   return (
     <Stack gap="md" align="center" ta="center">
       <Title order={1} fz={22}>
-        {t('auth.autoLogin.title')}
+        {failure !== null || !token ? t('auth.autoLogin.failed') : t('auth.autoLogin.title')}
       </Title>
       {!token && <Text size="sm">{t('auth.autoLogin.missing')}</Text>}
       {showSpinner && <Loader aria-label={t('common.loading')} />}

@@ -1,0 +1,69 @@
+/** The contract between the journey canvas and the page that owns the document. */
+import type { Edge, Node } from '@xyflow/react';
+import type { JourneyStep, StepCategory, StepType } from '@gd/shared/journey/model';
+
+/** Another editor of the same journey (from awareness). Pointer in flow coordinates. */
+export interface PeerPresence {
+  clientId: number;
+  name: string;
+  color: string;
+  selectedStepId: string | null;
+  pointer: { x: number; y: number } | null;
+}
+
+/**
+ * One user edit, expressed in terms of the shared journey rules (`applyOp` in ops.ts maps it).
+ * `pathIndex` is null for a step's single `next`.
+ */
+export type JourneyOp =
+  | { kind: 'add'; from: string; pathIndex: number | null; type: StepType; newId: string }
+  | { kind: 'remove'; stepId: string }
+  | { kind: 'connect'; from: string; pathIndex: number | null; to: string | null }
+  | { kind: 'update'; step: JourneyStep }
+  | { kind: 'addPath'; stepId: string; pathId: string }
+  | { kind: 'removePath'; stepId: string; pathIndex: number };
+
+/** A peer shown on a step (it selected the step). */
+export interface PeerTag {
+  name: string;
+  color: string;
+}
+
+/** An outgoing connection point of a node: one per link (`next` or each path). */
+export interface Outlet {
+  handleId: string;
+  pathIndex: number | null;
+}
+
+export interface StepNodeData extends Record<string, unknown> {
+  step: JourneyStep;
+  category: StepCategory;
+  isEntry: boolean;
+  /** Violation codes on this step (the node shows their count and, on hover, their text). */
+  violations: { code: string; params?: Record<string, string | number> }[];
+  peers: PeerTag[];
+  outlets: Outlet[];
+  readOnly: boolean;
+}
+export type StepFlowNode = Node<StepNodeData, StepCategory>;
+
+/** What an edge label says, before translation (see pathLabel in toFlow.ts). */
+export type PathLabel =
+  | { kind: 'none' }
+  | { kind: 'name'; text: string }
+  | { kind: 'otherwise' }
+  | { kind: 'action'; action: string }
+  | { kind: 'event'; eventId: string }
+  | { kind: 'segment'; index: number }
+  | { kind: 'percent'; value: number }
+  | { kind: 'timeout'; seconds: number };
+
+export interface StepEdgeData extends Record<string, unknown> {
+  from: string;
+  pathIndex: number | null;
+  label: PathLabel;
+  /** Step types that may be inserted on this link (empty when read-only). */
+  addable: StepType[];
+  auto: boolean;
+}
+export type StepFlowEdge = Edge<StepEdgeData, 'step'>;
