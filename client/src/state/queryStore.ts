@@ -6,8 +6,6 @@ interface QueryCacheState {
   entries: Record<string, CacheEntry>;
   /** Fetch unless fresh (or already loading); `force` refetches regardless. */
   ensure: (key: string, fetcher: () => Promise<unknown>, lifetimeMs: number, force?: boolean) => void;
-  /** Mark entries whose key contains `fragment` as expired (the next reader refetches). */
-  invalidate: (fragment: string) => void;
   clear: () => void;
 }
 
@@ -29,16 +27,6 @@ export const useQueryCache = create<QueryCacheState>((set, get) => ({
       (data) => settle((e) => fetchSucceeded(e, requestId, data, Date.now())),
       (error: unknown) => settle((e) => fetchFailed(e, requestId, error, Date.now())),
     );
-  },
-
-  invalidate(fragment) {
-    set((s) => {
-      const entries = { ...s.entries };
-      for (const [key, entry] of Object.entries(entries)) {
-        if (key.includes(fragment) && entry.state !== 'loading') entries[key] = { ...entry, settledAt: 0 };
-      }
-      return { entries };
-    });
   },
 
   clear() {

@@ -1,14 +1,10 @@
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Group, Stack, Text, Title } from '@mantine/core';
-import { useT } from '../i18n/useT.ts';
+import { usePageTitle } from './usePageTitle.ts';
 
 /** Title, description and primary action of a page; also names the browser tab. */
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
-  const { t } = useT();
-  const product = t('app.name');
-  useEffect(() => {
-    document.title = `${title} · ${product}`;
-  }, [title, product]);
+  usePageTitle(title);
   return (
     <Group justify="space-between" align="flex-start" mb="lg" wrap="nowrap" gap="lg">
       <Stack gap={4} miw={0}>
