@@ -9,7 +9,7 @@ import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startEmbeddedDb, type EmbeddedDb } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
-import { createPool, type Db } from './db/pool.ts';
+import { createPool, usePreparedStatements, type Db } from './db/pool.ts';
 import { loadSigningSecret } from './features/auth/secrets.ts';
 import type { Deps } from './http/context.ts';
 import { createSender, startMailWorker, type MailSender } from './mail/worker.ts';
@@ -31,6 +31,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<{ db: D
     url = embedded.url;
     log.info({ dir: config.DATA_DIR }, 'embedded database (PGlite) started');
   }
+  usePreparedStatements(embedded === null);
   const db = createPool(url, config.DB_POOL_SIZE);
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');

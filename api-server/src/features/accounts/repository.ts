@@ -3,7 +3,7 @@ import {
   apiVersionForPlan, type Account, type JobDepartment, type Language, type Plan, type SupportLevel, type User,
   type UserRole, type UserTypeValue,
 } from '@gd/shared';
-import { single, type Queryable } from '../../db/pool.ts';
+import { single, statement, type Queryable } from '../../db/pool.ts';
 
 interface AccountRow { id: string; name: string; plan: Plan; support_level: SupportLevel; created_at: Date }
 export interface UserRow {
@@ -57,7 +57,7 @@ const PRINCIPAL_SQL = `${USER_SELECT.replace('FROM users u', ', a.name AS a_name
 /** The signed-in principal in one round trip (a named prepared statement: it runs on every call). */
 export async function findPrincipal(db: Queryable, userId: string): Promise<{ user: UserRow; account: Account } | undefined> {
   const { rows } = await db.query<UserQueryRow & { a_name: string; a_plan: Plan; a_support_level: SupportLevel; a_created_at: Date }>(
-    { name: 'find_principal', text: PRINCIPAL_SQL, values: [userId] },
+    statement('find_principal', PRINCIPAL_SQL, [userId]),
   );
   const row = rows[0];
   const user = withGrants(row);

@@ -1,6 +1,6 @@
 /** SQL for apps and their test devices. */
 import type { App, AppOs, DeviceIdType, TestDevice } from '@gd/shared';
-import { single, type Queryable } from '../../db/pool.ts';
+import { single, statement, type Queryable } from '../../db/pool.ts';
 
 interface AppRow {
   id: string; account_id: string; name: string; os: AppOs; bundle_id: string | null; timezone: string;
@@ -17,7 +17,7 @@ const toDevice = (r: DeviceRow): TestDevice => ({
 });
 
 export async function listApps(db: Queryable, accountId: string): Promise<App[]> {
-  const { rows } = await db.query<AppRow>({ name: 'list_apps', text: 'SELECT * FROM apps WHERE account_id = $1 ORDER BY created_at, lower(name)', values: [accountId] });
+  const { rows } = await db.query<AppRow>(statement('list_apps', 'SELECT * FROM apps WHERE account_id = $1 ORDER BY created_at, lower(name)', [accountId]));
   return rows.map(toApp);
 }
 export async function findApp(db: Queryable, accountId: string, id: string): Promise<App | undefined> {
