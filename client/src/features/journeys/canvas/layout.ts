@@ -15,7 +15,7 @@ export const NODE_WIDTH = 240;
 export const NODE_HEIGHT = 84;
 /** Horizontal distance between neighbouring leaves, vertical distance between depths. */
 export const COLUMN_WIDTH = 280;
-export const ROW_HEIGHT = 150;
+export const ROW_HEIGHT = 170;
 
 const targetsOf = (j: Journey) => {
   const ids = new Set(j.steps.map((s) => s.id));
@@ -79,6 +79,22 @@ function treeSlots(j: Journey) {
     }
   }
   const children = (id: string) => forward(id).filter((to) => parent.get(to) === id);
+  // A part that is not reached from the entry (a root without incoming links) moves down to just
+  // above the steps it links to, instead of starting at the top row.
+  for (const root of treeRoots.slice(1)) {
+    const members = new Set<string>();
+    const stack = [root];
+    while (stack.length) {
+      const id = stack.pop() as string;
+      members.add(id);
+      stack.push(...children(id));
+    }
+    let shift = Infinity;
+    for (const id of members) {
+      for (const to of forward(id)) if (!members.has(to)) shift = Math.min(shift, (depth.get(to) ?? 0) - (depth.get(id) ?? 0) - 1);
+    }
+    if (Number.isFinite(shift) && shift > 0) for (const id of members) depth.set(id, (depth.get(id) ?? 0) + shift);
+  }
   const column = new Map<string, number>();
   let cursor = 0;
   const place = (root: string) => {

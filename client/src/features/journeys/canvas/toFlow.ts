@@ -85,6 +85,7 @@ export function toFlow(input: ToFlowInput): { nodes: StepFlowNode[]; edges: Step
       draggable: !readOnly,
       connectable: !readOnly,
       deletable: false,
+      ariaRole: 'button',
       zIndex: selected ? 10 : 0,
       ...(input.describe ? { ariaLabel: input.describe(step, own.length) } : {}),
       data: {
@@ -116,6 +117,7 @@ export function toFlow(input: ToFlowInput): { nodes: StepFlowNode[]; edges: Step
             from: step.id,
             pathIndex: e.pathIndex,
             label: e.pathIndex === null ? { kind: 'none' } : pathLabel(step, e.pathIndex),
+            pathCount: 'paths' in step ? step.paths.length : 1,
             addable: readOnly ? [] : addableTypes(journey, step.id, e.pathIndex, target),
             auto: !!target.auto || !!step.auto,
           },

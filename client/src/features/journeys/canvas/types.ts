@@ -1,6 +1,7 @@
 /** The contract between the journey canvas and the page that owns the document. */
 import type { Edge, Node } from '@xyflow/react';
-import type { JourneyStep, StepCategory, StepType } from '@gd/shared/journey/model';
+import type { InteractionType, JourneyStep, StepCategory, StepType } from '@gd/shared/journey/model';
+import type { JourneyViolation } from '@gd/shared/journey/validate';
 
 /** Another editor of the same journey (from awareness). Pointer in flow coordinates. */
 export interface PeerPresence {
@@ -40,7 +41,7 @@ export interface StepNodeData extends Record<string, unknown> {
   category: StepCategory;
   isEntry: boolean;
   /** Violation codes on this step (the node shows their count and, on hover, their text). */
-  violations: { code: string; params?: Record<string, string | number> }[];
+  violations: Pick<JourneyViolation, 'code' | 'params'>[];
   peers: PeerTag[];
   outlets: Outlet[];
   readOnly: boolean;
@@ -52,7 +53,7 @@ export type PathLabel =
   | { kind: 'none' }
   | { kind: 'name'; text: string }
   | { kind: 'otherwise' }
-  | { kind: 'action'; action: string }
+  | { kind: 'action'; action: InteractionType }
   | { kind: 'event'; eventId: string }
   | { kind: 'segment'; index: number }
   | { kind: 'percent'; value: number }
@@ -62,6 +63,8 @@ export interface StepEdgeData extends Record<string, unknown> {
   from: string;
   pathIndex: number | null;
   label: PathLabel;
+  /** How many links leave the source step (1 for a single next). */
+  pathCount: number;
   /** Step types that may be inserted on this link (empty when read-only). */
   addable: StepType[];
   auto: boolean;

@@ -1,0 +1,252 @@
+/**
+ * The journey canvas (React Flow). Stateless about the journey: it draws the props and reports
+ * edits as JourneyOps; positions are written by the page on drag end only (onMoveEnd). Locally it
+ * keeps node sizes (React Flow needs them back on every render) and the position of the node being
+ * moved until the page's layout catches up.
+ */
+import '@xyflow/react/dist/style.css';
+import './canvas.css';
+import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
+import {
+  Background,
+  BackgroundVariant,
+  ConnectionLineType,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type NodeChange,
+  type OnNodeDrag,
+} from '@xyflow/react';
+import type { LayoutPosition } from '@gd/shared/docs/journeyDoc';
+import { isSource, type Journey, type JourneyStep } from '@gd/shared/journey/model';
+import type { JourneyViolation } from '@gd/shared/journey/validate';
+import { useT } from '../../../i18n/useT.ts';
+import { CanvasContext, type CanvasActions } from './CanvasContext.ts';
+import { stepLabel, stepSummary } from './labels.ts';
+import { PeerPointers } from './PeerPointers.tsx';
+import { EDGE_TYPES } from './StepEdge.tsx';
+import { NODE_TYPES } from './StepNode.tsx';
+import { STEP_VISUALS, mantineColor } from './stepVisuals.ts';
+import { pathIndexOfHandle, toFlow } from './toFlow.ts';
+import type { JourneyOp, PeerPresence, StepFlowNode } from './types.ts';
+import { useFollowSelection } from './useFollowSelection.ts';
+import { useInitialView } from './useInitialView.ts';
+import { useThrottled } from './useThrottled.ts';
+
+export type { JourneyOp, PeerPresence } from './types.ts';
+
+export interface JourneyCanvasProps {
+  journey: Journey;
+  layout: Record<string, LayoutPosition>;
+  violations: JourneyViolation[];
+  readOnly: boolean;
+  selectedStepId: string | null;
+  onSelect: (stepId: string | null) => void;
+  onOp: (op: JourneyOp) => void;
+  /** Called only when a move ends (drag end or a keyboard move), never during a drag. */
+  onMoveEnd: (stepId: string, pos: LayoutPosition) => void;
+  /** Live positions while dragging (throttled), then null when the drag ends. */
+  onDragPosition?: (stepId: string, pos: LayoutPosition | null) => void;
+  peers: PeerPresence[];
+  peerDrags?: Record<string, LayoutPosition>;
+  /** The local pointer in flow coordinates (throttled), null when it leaves the canvas. */
+  onPointerMove?: (pos: { x: number; y: number } | null) => void;
+}
+
+interface LocalMove {
+  id: string;
+  pos: LayoutPosition;
+  /** The stored position when the move started: the local one wins while the store still says this. */
+  base: LayoutPosition | undefined;
+  dragging: boolean;
+}
+type Size = { width: number; height: number };
+
+const THROTTLE_MS = 50;
+const round = (p: { x: number; y: number }): LayoutPosition => ({ x: Math.round(p.x), y: Math.round(p.y) });
+const samePos = (a: LayoutPosition | undefined, b: LayoutPosition | undefined) => a?.x === b?.x && a?.y === b?.y;
+
+export function JourneyCanvas(props: JourneyCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <Canvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function Canvas(props: JourneyCanvasProps) {
+  const { journey, layout, violations, readOnly, selectedStepId, onSelect, onOp, onMoveEnd, peers, peerDrags } = props;
+  const { t } = useT();
+  const { screenToFlowPosition } = useReactFlow();
+  const [sizes, setSizes] = useState<Record<string, Size>>({});
+  const [local, setLocal] = useState<LocalMove | null>(null);
+  const dragPresence = useThrottled(props.onDragPosition, THROTTLE_MS);
+  const pointer = useThrottled(props.onPointerMove, THROTTLE_MS);
+
+  const effectiveLayout = useMemo(() => {
+    const out: Record<string, LayoutPosition> = { ...layout, ...peerDrags };
+    if (local && (local.dragging || samePos(layout[local.id], local.base))) out[local.id] = local.pos;
+    return out;
+  }, [layout, peerDrags, local]);
+
+  const describe = useCallback(
+    (step: JourneyStep, problems: number) => {
+      const label = t('journeyEditor.canvas.nodeLabel', { title: stepLabel(t, step), summary: stepSummary(t, step) });
+      return problems > 0 ? `${label}. ${t('journeyEditor.canvas.problems', { count: problems })}` : label;
+    },
+    [t],
+  );
+  // Nodes depend on which step each peer selected, not on their pointers (which move all the time).
+  const selectionsKey = JSON.stringify(peers.filter((p) => p.selectedStepId !== null).map((p) => ({ ...p, pointer: null })));
+  const selecting = useMemo(() => JSON.parse(selectionsKey) as PeerPresence[], [selectionsKey]);
+  const flow = useMemo(
+    () => toFlow({ journey, layout: effectiveLayout, violations, peers: selecting, selectedStepId, readOnly, describe }),
+    [journey, effectiveLayout, violations, selecting, selectedStepId, readOnly, describe],
+  );
+  const nodes = useMemo(
+    () =>
+      flow.nodes.map((n) => {
+        const size = sizes[n.id];
+        return size ? { ...n, measured: size } : n;
+      }),
+    [flow.nodes, sizes],
+  );
+  useFollowSelection(selectedStepId);
+  useInitialView(journey.entryId);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<StepFlowNode>[]) => {
+      const measured: Record<string, Size> = {};
+      for (const c of changes) {
+        if (c.type === 'dimensions' && c.dimensions) measured[c.id] = c.dimensions;
+        else if (c.type === 'select' && c.selected && c.id !== selectedStepId) onSelect(c.id);
+        else if (c.type === 'position' && c.position && !readOnly) {
+          const pos = round(c.position);
+          const dragging = c.dragging ?? false;
+          setLocal((prev) => ({ id: c.id, pos, dragging, base: prev?.id === c.id && prev.dragging ? prev.base : layout[c.id] }));
+          // A drag ends, or a keyboard move (arrow keys) happens, with `dragging: false`.
+          if (!dragging) onMoveEnd(c.id, pos);
+        }
+      }
+      if (Object.keys(measured).length > 0) {
+        setSizes((prev) => {
+          const changed = Object.entries(measured).some(([id, s]) => prev[id]?.width !== s.width || prev[id]?.height !== s.height);
+          return changed ? { ...prev, ...measured } : prev;
+        });
+      }
+    },
+    [layout, onMoveEnd, onSelect, readOnly, selectedStepId],
+  );
+
+  const onNodeDrag: OnNodeDrag<StepFlowNode> = useCallback((_e, node) => dragPresence.call(node.id, round(node.position)), [dragPresence]);
+  const onNodeDragStop: OnNodeDrag<StepFlowNode> = useCallback(
+    (_e, node) => {
+      dragPresence.cancel();
+      props.onDragPosition?.(node.id, null);
+    },
+    [dragPresence, props],
+  );
+
+  const byId = useMemo(() => new Map(journey.steps.map((s) => [s.id, s])), [journey]);
+  const isValidConnection = useCallback(
+    (c: Connection | Edge) => {
+      const target = byId.get(c.target);
+      return !readOnly && c.source !== c.target && !!target && !isSource(target.type) && pathIndexOfHandle(c.sourceHandle) !== undefined;
+    },
+    [byId, readOnly],
+  );
+  const onConnect = useCallback(
+    (c: Connection) => {
+      const pathIndex = pathIndexOfHandle(c.sourceHandle);
+      if (pathIndex === undefined || !isValidConnection(c)) return;
+      onOp({ kind: 'connect', from: c.source, pathIndex, to: c.target });
+    },
+    [isValidConnection, onOp],
+  );
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const el = e.target;
+    if (!(el instanceof HTMLElement) || !e.currentTarget.contains(el)) return;
+    if (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) return;
+    if (e.key === 'Escape') onSelect(null);
+    else if ((e.key === 'Delete' || e.key === 'Backspace') && !readOnly && selectedStepId !== null) {
+      if (selectedStepId === journey.entryId || !byId.has(selectedStepId)) return;
+      e.preventDefault();
+      onOp({ kind: 'remove', stepId: selectedStepId });
+      onSelect(null);
+    }
+  };
+
+  const actions = useMemo<CanvasActions>(
+    () => ({ readOnly, onOp, onSelect, labelOf: (id) => { const s = byId.get(id); return s ? stepLabel(t, s) : id; } }),
+    [byId, onOp, onSelect, readOnly, t],
+  );
+
+  return (
+    <CanvasContext.Provider value={actions}>
+      <div
+        className="jc-canvas"
+        role="region"
+        aria-label={t('journeyEditor.canvas.label')}
+        onKeyDown={onKeyDown}
+        onPointerMove={props.onPointerMove ? (e) => pointer.call(screenToFlowPosition({ x: e.clientX, y: e.clientY })) : undefined}
+        onPointerLeave={() => {
+          pointer.cancel();
+          props.onPointerMove?.(null);
+        }}
+      >
+        <ReactFlow<StepFlowNode>
+          nodes={nodes}
+          edges={flow.edges}
+          nodeTypes={NODE_TYPES}
+          edgeTypes={EDGE_TYPES}
+          nodeOrigin={[0.5, 0]}
+          onNodesChange={onNodesChange}
+          onNodeDrag={onNodeDrag}
+          onNodeDragStop={onNodeDragStop}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onPaneClick={() => onSelect(null)}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          edgesFocusable={false}
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          multiSelectionKeyCode={null}
+          connectionLineType={ConnectionLineType.SmoothStep}
+          minZoom={0.2}
+          maxZoom={1.75}
+          attributionPosition="top-right"
+          ariaLabelConfig={{
+            'node.a11yDescription.default': t(readOnly ? 'journeyEditor.canvas.nodeHelpReadOnly' : 'journeyEditor.canvas.nodeHelp'),
+            'node.a11yDescription.keyboardDisabled': t('journeyEditor.canvas.nodeHelpReadOnly'),
+            'node.a11yDescription.ariaLiveMessage': ({ direction, x, y }) => t('journeyEditor.canvas.moved', { direction, x, y }),
+            'edge.a11yDescription.default': t('journeyEditor.canvas.edgeHelp'),
+            'controls.ariaLabel': t('journeyEditor.canvas.controls'),
+            'controls.zoomIn.ariaLabel': t('journeyEditor.canvas.zoomIn'),
+            'controls.zoomOut.ariaLabel': t('journeyEditor.canvas.zoomOut'),
+            'controls.fitView.ariaLabel': t('journeyEditor.canvas.fitView'),
+            'minimap.ariaLabel': t('journeyEditor.canvas.minimap'),
+            'handle.ariaLabel': t('journeyEditor.canvas.handle'),
+          }}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--mantine-color-gray-4)" />
+          <Controls showInteractive={false} position="bottom-left" fitViewOptions={{ padding: 0.2, maxZoom: 1 }} />
+          <MiniMap<StepFlowNode>
+            pannable
+            zoomable
+            position="bottom-right"
+            nodeBorderRadius={6}
+            style={{ width: 160, height: 110 }}
+            nodeColor={(n) => mantineColor(STEP_VISUALS[n.data.step.type].color, 4)}
+          />
+          <PeerPointers peers={peers} />
+        </ReactFlow>
+      </div>
+    </CanvasContext.Provider>
+  );
+}
