@@ -123,8 +123,30 @@ export function createSyncServer(opts: SyncServerOptions): SyncServer {
     return () => server.off('upgrade', onUpgrade);
   }
 
+  /**
+   * GET /metrics (standalone): open documents and connections, and memory. With `?gc=1` and the
+   * process started with --expose-gc, collects garbage first, so heap figures are comparable.
+   */
+  function metrics(collect: boolean) {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (collect && gc) gc();
+    const memory = process.memoryUsage();
+    return {
+      documents: hocuspocus.getDocumentsCount(),
+      connections: hocuspocus.getConnectionsCount(),
+      heapUsed: memory.heapUsed,
+      rss: memory.rss,
+      collected: Boolean(collect && gc),
+    };
+  }
+
   async function listen(port = 0, host = '0.0.0.0'): Promise<{ port: number; url: string }> {
     const server = http.createServer((req, res) => {
+      if (req.url?.startsWith('/metrics')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(metrics(req.url.includes('gc=1'))));
+        return;
+      }
       const healthy = req.url === '/healthz' && !stopping;
       res.writeHead(healthy ? 200 : req.url === '/healthz' ? 503 : 404, { 'content-type': 'text/plain' });
       res.end(healthy ? 'ok' : '');

@@ -25,6 +25,11 @@ const DOCS = 100;
 const PROBES = Number(process.env.BENCH_PROBES ?? 400);
 
 const rssKb = (pid: number | undefined) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+/** Heap after a collection (the server runs with --expose-gc here), from its /metrics. */
+async function heapKb(server: ChildServer): Promise<number> {
+  const res = await fetch(`${server.url.replace('ws:', 'http:')}/metrics?gc=1`);
+  return ((await res.json()) as { heapUsed: number }).heapUsed / 1024;
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A journey of about 30 steps, like a real one. */
@@ -94,10 +99,11 @@ for (let i = 1; i < DOCS; i++) docs.push(await fx.newJourneyDoc());
 const clients: TestClient[] = [];
 const servers: ChildServer[] = [];
 try {
-  const server = await spawnServer({ DATABASE_URL: db.url });
+  const server = await spawnServer({ DATABASE_URL: db.url, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc` });
   servers.push(server);
   await sleep(500);
   const base = rssKb(server.child.pid);
+  const baseHeap = await heapKb(server);
 
   // 100 documents open, one connection each, each filled with a journey-sized journey.
   for (const doc of docs) {
@@ -109,6 +115,7 @@ try {
   const docState = Y.encodeStateAsUpdate(clients[0]?.doc ?? new Y.Doc()).byteLength;
   await sleep(1000);
   const withDocs = rssKb(server.child.pid);
+  const docsHeap = await heapKb(server);
 
   const writer = await connect(server, fx, docs[0] ?? '');
   const reader = await connect(server, fx, docs[0] ?? '');
@@ -123,12 +130,15 @@ try {
   }
   await sleep(1000);
   const withConnections = rssKb(server.child.pid);
+  const connectionsHeap = await heapKb(server);
   stop = background(clients);
   await sleep(2000);
   report(`one process, ${clients.length + 2} connections over ${DOCS} documents`, await probe(writer, reader, PROBES));
   stop();
-  console.log(`memory: ${(docState / 1024).toFixed(1)} KB journey state; RSS ${(base / 1024).toFixed(0)} MB idle; ` +
-    `~${((withDocs - base) / DOCS).toFixed(0)} KB per open document; ~${((withConnections - withDocs) / (clients.length - DOCS)).toFixed(0)} KB per extra connection`);
+  const extra = clients.length - DOCS;
+  console.log(`memory: ${(docState / 1024).toFixed(1)} KB journey state. Heap after GC: ~${((docsHeap - baseHeap) / DOCS).toFixed(0)} KB per open document, ` +
+    `~${((connectionsHeap - docsHeap) / extra).toFixed(0)} KB per extra connection. RSS: ${(base / 1024).toFixed(0)} MB idle, ` +
+    `~${((withDocs - base) / DOCS).toFixed(0)} KB per open document, ~${((withConnections - withDocs) / extra).toFixed(0)} KB per extra connection`);
   for (const c of clients.splice(0)) c.destroy();
   writer.destroy();
   reader.destroy();
