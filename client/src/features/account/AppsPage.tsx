@@ -1,7 +1,7 @@
 /** /user/account/apps: the account's apps; create, edit, rotate the key, delete (ui:app.*). */
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Badge, Group, Paper, Table, Text } from '@mantine/core';
+import { Badge, Group, Table, Text } from '@mantine/core';
 import { IconApps, IconKey, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { App } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
@@ -15,6 +15,7 @@ import { DataState } from '../../ui/DataState.tsx';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { OsIcon } from '../../ui/OsIcon.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { notifySuccess } from '../../ui/notify.ts';
 import { AppDialog } from './AppDialog.tsx';
@@ -49,82 +50,75 @@ export default function AppsPage() {
       <PageHeader title={t('nav.apps')} description={t('apps.description')} actions={newButton} />
       <DataState query={apps}>
         {({ apps: list }) =>
-          list.length === 0 ? (
-            <Paper withBorder>
-              <EmptyBlock icon={<IconApps size={28} />} title={t('apps.emptyTitle')} description={t('apps.emptyBody')} action={newButton} />
-            </Paper>
-          ) : (
-            <Paper withBorder>
-              <Table.ScrollContainer minWidth={820}>
-                <Table aria-label={t('nav.apps')} style={{ whiteSpace: 'nowrap' }}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('fields.appName')}</Table.Th>
-                      <Table.Th>{t('fields.osShort')}</Table.Th>
-                      <Table.Th>{t('fields.bundleId')}</Table.Th>
-                      <Table.Th>{t('fields.timezone')}</Table.Th>
-                      <Table.Th>{t('fields.appKey')}</Table.Th>
-                      <Table.Th w={120} ta="right">
-                        {t('common.actions')}
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((app) => (
-                      <Table.Tr key={app.id} data-testid="app-row">
-                        <Table.Td>
-                          <Group gap={8} wrap="nowrap">
-                            <Text size="sm" fw={600}>
-                              {app.name}
-                            </Text>
-                            {app.id === currentAppId && (
-                              <Badge size="xs" variant="light" tt="none" style={{ flexShrink: 0 }}>
-                                {t('apps.current')}
-                              </Badge>
-                            )}
-                          </Group>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={6} wrap="nowrap">
-                            <OsIcon os={app.os} />
-                            <Text size="sm">{app.os}</Text>
-                          </Group>
-                        </Table.Td>
-                        <Table.Td>
-                          {app.bundleId ? (
-                            <Text className="gd-mono">{app.bundleId}</Text>
-                          ) : (
-                            <Text size="sm" c="dimmed">
-                              —
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{app.timezone}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <CopyField value={app.appKey} label={t('fields.appKey')} maw={170} />
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={2} wrap="nowrap" justify="flex-end">
-                            <GatedIcon allowed={can('ui:app.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', app })}>
-                              <IconPencil size={16} />
-                            </GatedIcon>
-                            <GatedIcon allowed={can('ui:app.edit')} label={t('apps.rotateKey')} onClick={() => setDialog({ kind: 'rotate', app })}>
-                              <IconKey size={16} />
-                            </GatedIcon>
-                            <GatedIcon allowed={can('ui:app.delete')} label={t('common.delete')} color="red" onClick={() => setDialog({ kind: 'delete', app })}>
-                              <IconTrash size={16} />
-                            </GatedIcon>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            </Paper>
-          )
+          <ListTable
+            isEmpty={list.length === 0}
+            empty={<EmptyBlock icon={<IconApps size={28} />} title={t('apps.emptyTitle')} description={t('apps.emptyBody')} action={newButton} />}
+            label={t('nav.apps')}
+            minWidth={820}
+            head={
+              <>
+                <Table.Th>{t('fields.appName')}</Table.Th>
+                <Table.Th>{t('fields.osShort')}</Table.Th>
+                <Table.Th>{t('fields.bundleId')}</Table.Th>
+                <Table.Th>{t('fields.timezone')}</Table.Th>
+                <Table.Th>{t('fields.appKey')}</Table.Th>
+                <Table.Th w={120} ta="right">
+                  {t('common.actions')}
+                </Table.Th>
+              </>
+            }
+          >
+            {list.map((app) => (
+              <Table.Tr key={app.id} data-testid="app-row">
+                <Table.Td>
+                  <Group gap={8} wrap="nowrap">
+                    <Text size="sm" fw={600}>
+                      {app.name}
+                    </Text>
+                    {app.id === currentAppId && (
+                      <Badge size="xs" variant="light" tt="none" style={{ flexShrink: 0 }}>
+                        {t('apps.current')}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <OsIcon os={app.os} />
+                    <Text size="sm">{app.os}</Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  {app.bundleId ? (
+                    <Text className="gd-mono">{app.bundleId}</Text>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      —
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{app.timezone}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <CopyField value={app.appKey} label={t('fields.appKey')} maw={170} />
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={2} wrap="nowrap" justify="flex-end">
+                    <GatedIcon allowed={can('ui:app.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', app })}>
+                      <IconPencil size={16} />
+                    </GatedIcon>
+                    <GatedIcon allowed={can('ui:app.edit')} label={t('apps.rotateKey')} onClick={() => setDialog({ kind: 'rotate', app })}>
+                      <IconKey size={16} />
+                    </GatedIcon>
+                    <GatedIcon allowed={can('ui:app.delete')} label={t('common.delete')} color="red" onClick={() => setDialog({ kind: 'delete', app })}>
+                      <IconTrash size={16} />
+                    </GatedIcon>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         }
       </DataState>
 

@@ -16,6 +16,7 @@ import { DataState } from '../../ui/DataState.tsx';
 import { FormError } from '../../ui/FormError.tsx';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { schemaValidator, splitFailure } from '../../ui/forms.ts';
@@ -72,63 +73,56 @@ function Devices({ app }: { app: MetaApp }) {
       {header}
       <DataState query={devices}>
         {({ devices: list }) =>
-          list.length === 0 ? (
-            <Paper withBorder>
-              <EmptyBlock icon={<IconDeviceMobile size={28} />} title={t('devices.emptyTitle')} description={t('devices.emptyBody')} action={addButton} />
-            </Paper>
-          ) : (
-            <Paper withBorder>
-              <Table.ScrollContainer minWidth={760}>
-                <Table aria-label={t('nav.testDevices')} style={{ whiteSpace: 'nowrap' }}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('fields.deviceName')}</Table.Th>
-                      <Table.Th>{t('fields.idType')}</Table.Th>
-                      <Table.Th>{t('fields.deviceId')}</Table.Th>
-                      <Table.Th>{t('fields.added')}</Table.Th>
-                      <Table.Th w={100} ta="right">
-                        {t('common.actions')}
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((device) => (
-                      <Table.Tr key={device.id} data-testid="device-row">
-                        <Table.Td>
-                          <Text size="sm" fw={600}>
-                            {device.name}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge variant="light" color="gray" tt="none">
-                            {t(`devices.idType.${device.idType}`)}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <CopyField value={device.deviceId} label={t('fields.deviceId')} maw={320} />
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm" c="dimmed">
-                            {formatDate(device.createdAt, lang)}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={2} justify="flex-end" wrap="nowrap">
-                            <GatedIcon allowed={can('ui:testDevices.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', device })}>
-                              <IconPencil size={16} />
-                            </GatedIcon>
-                            <GatedIcon allowed={can('ui:testDevices.delete')} label={t('common.delete')} color="red" onClick={() => setDialog({ kind: 'delete', device })}>
-                              <IconTrash size={16} />
-                            </GatedIcon>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            </Paper>
-          )
+          <ListTable
+            isEmpty={list.length === 0}
+            empty={<EmptyBlock icon={<IconDeviceMobile size={28} />} title={t('devices.emptyTitle')} description={t('devices.emptyBody')} action={addButton} />}
+            label={t('nav.testDevices')}
+            minWidth={760}
+            head={
+              <>
+                <Table.Th>{t('fields.deviceName')}</Table.Th>
+                <Table.Th>{t('fields.idType')}</Table.Th>
+                <Table.Th>{t('fields.deviceId')}</Table.Th>
+                <Table.Th>{t('fields.added')}</Table.Th>
+                <Table.Th w={100} ta="right">
+                  {t('common.actions')}
+                </Table.Th>
+              </>
+            }
+          >
+            {list.map((device) => (
+              <Table.Tr key={device.id} data-testid="device-row">
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {device.name}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color="gray" tt="none">
+                    {t(`devices.idType.${device.idType}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <CopyField value={device.deviceId} label={t('fields.deviceId')} maw={320} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c="dimmed">
+                    {formatDate(device.createdAt, lang)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={2} justify="flex-end" wrap="nowrap">
+                    <GatedIcon allowed={can('ui:testDevices.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', device })}>
+                      <IconPencil size={16} />
+                    </GatedIcon>
+                    <GatedIcon allowed={can('ui:testDevices.delete')} label={t('common.delete')} color="red" onClick={() => setDialog({ kind: 'delete', device })}>
+                      <IconTrash size={16} />
+                    </GatedIcon>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         }
       </DataState>
       {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (

@@ -14,6 +14,7 @@ import { DataState } from '../../ui/DataState.tsx';
 import { FormError } from '../../ui/FormError.tsx';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { schemaValidator, splitFailure } from '../../ui/forms.ts';
@@ -67,80 +68,73 @@ export default function UsersPage() {
       ) : (
         <DataState query={users}>
           {({ users: list }) =>
-            list.length === 0 ? (
-              <Paper withBorder>
-                <EmptyBlock icon={<IconUsers size={28} />} title={t('users.emptyTitle')} description={t('users.emptyBody')} action={inviteButton} />
-              </Paper>
-            ) : (
-              <Paper withBorder>
-                <Table.ScrollContainer minWidth={820}>
-                  <Table aria-label={t('nav.users')} style={{ whiteSpace: 'nowrap' }}>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>{t('fields.user')}</Table.Th>
-                        <Table.Th>{t('fields.role')}</Table.Th>
-                        <Table.Th>{t('fields.status')}</Table.Th>
-                        <Table.Th>{t('fields.lastLogin')}</Table.Th>
-                        <Table.Th w={100} ta="right">
-                          {t('common.actions')}
-                        </Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {list.map((user) => {
-                        const self = user.id === me.id;
-                        return (
-                          <Table.Tr key={user.id} data-testid="user-row">
-                            <Table.Td>
-                              <Group gap="sm" wrap="nowrap">
-                                <Avatar size={32} radius="xl" color="brand">
-                                  {initials(user.name)}
-                                </Avatar>
-                                <Stack gap={0} miw={0}>
-                                  <Text size="sm" fw={600} truncate>
-                                    {user.name} {self && <Text span size="xs" c="dimmed">({t('users.you')})</Text>}
-                                  </Text>
-                                  <Text size="xs" c="dimmed" truncate>
-                                    {user.email}
-                                  </Text>
-                                </Stack>
-                              </Group>
-                            </Table.Td>
-                            <Table.Td>
-                              <Text size="sm">{user.roleName}</Text>
-                            </Table.Td>
-                            <Table.Td>
-                              <StatusBadge user={user} />
-                            </Table.Td>
-                            <Table.Td>
-                              <Text size="sm" c={user.lastLoginAt ? undefined : 'dimmed'}>
-                                {user.lastLoginAt ? formatDateTime(user.lastLoginAt, lang) : t('users.never')}
-                              </Text>
-                            </Table.Td>
-                            <Table.Td>
-                              <Group gap={2} justify="flex-end" wrap="nowrap">
-                                <GatedIcon allowed={can('ui:accountUsers.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', user })}>
-                                  <IconPencil size={16} />
-                                </GatedIcon>
-                                <GatedIcon
-                                  allowed={can('ui:accountUsers.delete') && !self}
-                                  reason={self ? t('users.cannotRemoveSelf') : undefined}
-                                  label={t('users.remove')}
-                                  color="red"
-                                  onClick={() => setDialog({ kind: 'delete', user })}
-                                >
-                                  <IconTrash size={16} />
-                                </GatedIcon>
-                              </Group>
-                            </Table.Td>
-                          </Table.Tr>
-                        );
-                      })}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-              </Paper>
-            )
+            <ListTable
+              isEmpty={list.length === 0}
+              empty={<EmptyBlock icon={<IconUsers size={28} />} title={t('users.emptyTitle')} description={t('users.emptyBody')} action={inviteButton} />}
+              label={t('nav.users')}
+              minWidth={820}
+              head={
+                <>
+                  <Table.Th>{t('fields.user')}</Table.Th>
+                  <Table.Th>{t('fields.role')}</Table.Th>
+                  <Table.Th>{t('fields.status')}</Table.Th>
+                  <Table.Th>{t('fields.lastLogin')}</Table.Th>
+                  <Table.Th w={100} ta="right">
+                    {t('common.actions')}
+                  </Table.Th>
+                </>
+              }
+            >
+              {list.map((user) => {
+                const self = user.id === me.id;
+                return (
+                  <Table.Tr key={user.id} data-testid="user-row">
+                    <Table.Td>
+                      <Group gap="sm" wrap="nowrap">
+                        <Avatar size={32} radius="xl" color="brand">
+                          {initials(user.name)}
+                        </Avatar>
+                        <Stack gap={0} miw={0}>
+                          <Text size="sm" fw={600} truncate>
+                            {user.name} {self && <Text span size="xs" c="dimmed">({t('users.you')})</Text>}
+                          </Text>
+                          <Text size="xs" c="dimmed" truncate>
+                            {user.email}
+                          </Text>
+                        </Stack>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{user.roleName}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge user={user} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" c={user.lastLoginAt ? undefined : 'dimmed'}>
+                        {user.lastLoginAt ? formatDateTime(user.lastLoginAt, lang) : t('users.never')}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={2} justify="flex-end" wrap="nowrap">
+                        <GatedIcon allowed={can('ui:accountUsers.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', user })}>
+                          <IconPencil size={16} />
+                        </GatedIcon>
+                        <GatedIcon
+                          allowed={can('ui:accountUsers.delete') && !self}
+                          reason={self ? t('users.cannotRemoveSelf') : undefined}
+                          label={t('users.remove')}
+                          color="red"
+                          onClick={() => setDialog({ kind: 'delete', user })}
+                        >
+                          <IconTrash size={16} />
+                        </GatedIcon>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </ListTable>
           }
         </DataState>
       )}

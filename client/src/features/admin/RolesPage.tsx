@@ -4,7 +4,7 @@
  * role is read-only; other built-in roles may be edited but not deleted.
  */
 import { useState } from 'react';
-import { Badge, Group, Paper, Table, Text } from '@mantine/core';
+import { Badge, Group, Table, Text } from '@mantine/core';
 import { IconEye, IconPencil, IconPlus, IconShieldLock, IconTrash } from '@tabler/icons-react';
 import { userTypeName } from '@gd/shared/enums';
 import { PERMISSIONS } from '@gd/shared/permissions/keys';
@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataState } from '../../ui/DataState.tsx';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { notifySuccess } from '../../ui/notify.ts';
 import { RoleEditor } from './RoleEditor.tsx';
@@ -51,87 +52,80 @@ export default function RolesPage() {
       <PageHeader title={t('nav.roles')} description={t('roles.description')} actions={newButton} />
       <DataState query={roles}>
         {({ roles: list }) =>
-          list.length === 0 ? (
-            <Paper withBorder>
-              <EmptyBlock icon={<IconShieldLock size={28} />} title={t('roles.emptyTitle')} description={t('roles.emptyBody')} action={newButton} />
-            </Paper>
-          ) : (
-            <Paper withBorder>
-              <Table.ScrollContainer minWidth={760}>
-                <Table aria-label={t('nav.roles')} style={{ whiteSpace: 'nowrap' }}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('fields.role')}</Table.Th>
-                      <Table.Th>{t('fields.userType')}</Table.Th>
-                      <Table.Th ta="right">{t('roles.permissions')}</Table.Th>
-                      <Table.Th ta="right">{t('nav.users')}</Table.Th>
-                      <Table.Th w={100} ta="right">
-                        {t('common.actions')}
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((role) => {
-                      const locked = role.builtIn === READ_ONLY_BUILT_IN;
-                      const editable = canWrite && !locked;
-                      const deleteReason = role.builtIn !== null ? t('roles.cannotDeleteBuiltIn') : role.userCount > 0 ? t('roles.cannotDeleteUsed', { count: role.userCount }) : undefined;
-                      return (
-                        <Table.Tr key={role.id} data-testid="role-row">
-                          <Table.Td>
-                            <Group gap={8} wrap="nowrap">
-                              <Text size="sm" fw={600}>
-                                {role.name}
-                              </Text>
-                              {role.builtIn !== null && (
-                                <Badge tt="none" size="xs" variant="light" color="gray">
-                                  {t('roles.builtIn')}
-                                </Badge>
-                              )}
-                            </Group>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm">{t(`userType.${userTypeName(role.userType)}`)}</Text>
-                          </Table.Td>
-                          <Table.Td ta="right">
-                            <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                              {role.grants.length} / {PERMISSIONS.length}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td ta="right">
-                            <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                              {role.userCount}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>
-                            <Group gap={2} justify="flex-end" wrap="nowrap">
-                              {editable ? (
-                                <GatedIcon allowed label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', role })}>
-                                  <IconPencil size={16} />
-                                </GatedIcon>
-                              ) : (
-                                <GatedIcon allowed label={t('roles.view')} onClick={() => setDialog({ kind: 'view', role })}>
-                                  <IconEye size={16} />
-                                </GatedIcon>
-                              )}
-                              <GatedIcon
-                                allowed={canWrite && deleteReason === undefined}
-                                reason={canWrite ? deleteReason : undefined}
-                                label={t('common.delete')}
-                                color="red"
-                                onClick={() => setDialog({ kind: 'delete', role })}
-                              >
-                                <IconTrash size={16} />
-                              </GatedIcon>
-                            </Group>
-                          </Table.Td>
-                        </Table.Tr>
-                      );
-                    })}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            </Paper>
-          )
+          <ListTable
+            isEmpty={list.length === 0}
+            empty={<EmptyBlock icon={<IconShieldLock size={28} />} title={t('roles.emptyTitle')} description={t('roles.emptyBody')} action={newButton} />}
+            label={t('nav.roles')}
+            minWidth={760}
+            head={
+              <>
+                <Table.Th>{t('fields.role')}</Table.Th>
+                <Table.Th>{t('fields.userType')}</Table.Th>
+                <Table.Th ta="right">{t('roles.permissions')}</Table.Th>
+                <Table.Th ta="right">{t('nav.users')}</Table.Th>
+                <Table.Th w={100} ta="right">
+                  {t('common.actions')}
+                </Table.Th>
+              </>
+            }
+          >
+            {list.map((role) => {
+              const locked = role.builtIn === READ_ONLY_BUILT_IN;
+              const editable = canWrite && !locked;
+              const deleteReason = role.builtIn !== null ? t('roles.cannotDeleteBuiltIn') : role.userCount > 0 ? t('roles.cannotDeleteUsed', { count: role.userCount }) : undefined;
+              return (
+                <Table.Tr key={role.id} data-testid="role-row">
+                  <Table.Td>
+                    <Group gap={8} wrap="nowrap">
+                      <Text size="sm" fw={600}>
+                        {role.name}
+                      </Text>
+                      {role.builtIn !== null && (
+                        <Badge tt="none" size="xs" variant="light" color="gray">
+                          {t('roles.builtIn')}
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{t(`userType.${userTypeName(role.userType)}`)}</Text>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {role.grants.length} / {PERMISSIONS.length}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {role.userCount}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={2} justify="flex-end" wrap="nowrap">
+                      {editable ? (
+                        <GatedIcon allowed label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', role })}>
+                          <IconPencil size={16} />
+                        </GatedIcon>
+                      ) : (
+                        <GatedIcon allowed label={t('roles.view')} onClick={() => setDialog({ kind: 'view', role })}>
+                          <IconEye size={16} />
+                        </GatedIcon>
+                      )}
+                      <GatedIcon
+                        allowed={canWrite && deleteReason === undefined}
+                        reason={canWrite ? deleteReason : undefined}
+                        label={t('common.delete')}
+                        color="red"
+                        onClick={() => setDialog({ kind: 'delete', role })}
+                      >
+                        <IconTrash size={16} />
+                      </GatedIcon>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </ListTable>
         }
       </DataState>
       {(dialog?.kind === 'new' || dialog?.kind === 'edit' || dialog?.kind === 'view') && (
