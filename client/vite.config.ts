@@ -1,6 +1,6 @@
 /**
- * Vite config for the web client. `/api` is proxied to the API server in development
- * (`API_PORT`, default 4000); the production build goes to `client/dist`, which the API serves
+ * Vite config for the web client. `/api` and the WebSocket `/collab` are proxied to the API server
+ * in development (`API_PORT`, default 4000); the production build goes to `client/dist`, which the API serves
  * with an SPA fallback. `__BUILD_HASH__` stamps the session memory (SPEC.md sections 2 and 9).
  */
 import { execSync } from 'node:child_process';
@@ -20,16 +20,16 @@ function buildHash(): string {
 }
 
 const apiPort = process.env.API_PORT ?? '4000';
+/** The API, and the sync server's WebSocket at /collab (the API process serves both). */
+const proxy = {
+  '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false },
+  '/collab': { target: `ws://127.0.0.1:${apiPort}`, ws: true, changeOrigin: false },
+};
 
 export default defineConfig({
   plugins: [react()],
   define: { __BUILD_HASH__: JSON.stringify(buildHash()) },
-  server: {
-    port: 5173,
-    proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
-  },
-  preview: {
-    proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
-  },
+  server: { port: 5173, proxy },
+  preview: { proxy },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true, chunkSizeWarningLimit: 600 },
 });

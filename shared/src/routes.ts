@@ -50,7 +50,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/communication/messaging', 'communication', 'messaging'),
   r('/communication/messaging/native_ad', 'communication', 'nativeAd', false, false),
   r('/communication/messaging/plugin', 'communication', 'plugin', false, false),
-  r('/communication/journeys', 'communication', 'journeys'),
+  r('/communication/journeys', 'communication', 'journeys', true),
   r('/communication/rules', 'communication', 'rules'),
   r('/communication/report', 'communication', 'report'),
   r('/communication/report/ab-analysis', 'communication', 'abAnalysis'),

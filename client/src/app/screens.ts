@@ -19,4 +19,5 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/user/setup': lazy(() => import('../features/user/SetupPage.tsx')),
   '/user/welcome': lazy(() => import('../features/user/WelcomePage.tsx')),
   '/admin/roles': lazy(() => import('../features/admin/RolesPage.tsx')),
+  '/communication/journeys': lazy(() => import('../features/journeys/JourneysPage.tsx')),
 };

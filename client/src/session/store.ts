@@ -9,6 +9,7 @@ import type { UserMeta } from '@gd/shared/schemas/account';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { useQueryCache } from '../state/queryStore.ts';
+import { clearBrowserCopies } from './localCopies.ts';
 import { createSessionMemory, pickCurrentApp, type KeyValueStorage } from './memory.ts';
 
 export type SessionStatus = 'idle' | 'loading' | 'signedIn' | 'signedOut' | 'error';
@@ -99,6 +100,8 @@ export const useSession = create<SessionState>((set, get) => ({
   },
 
   signOut() {
+    // The browser's copies of this user's documents and lists go too (awaited by the logout page).
+    void clearBrowserCopies(get().meta?.user.id ?? memory.get('userId'));
     useQueryCache.getState().clear();
     memory.clear();
     api.reset();

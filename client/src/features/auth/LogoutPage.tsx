@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { Loader, Stack, Text } from '@mantine/core';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
+import { browserCopiesCleared } from '../../session/localCopies.ts';
 import { useSession } from '../../session/store.ts';
 import { useDelayedFlag } from '../../ui/useDelayedFlag.ts';
 
@@ -20,7 +21,8 @@ export function logout(): Promise<void> {
       } catch {
         // Nothing stored.
       }
-      // Local documents (IndexedDB/Dexie) will be cleared here once the client keeps any.
+      // signOut started clearing the browser copies (IndexedDB documents, cached lists): wait for it.
+      return browserCopiesCleared();
     })
     .finally(() => {
       running = null;

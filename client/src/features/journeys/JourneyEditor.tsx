@@ -1,0 +1,549 @@
+/**
+ * One journey's editor (/communication/journeys?id=<journeyId>): the collaborative document opened
+ * through the sync layer (browser copy first, so it opens offline), the journey derived from it on
+ * every change, the canvas in the centre, the selected step's settings on the right and the
+ * problems below. Header: name (renamed inline when allowed), status, sync status, who else is
+ * here, undo/redo (this person's edits only), stop and launch.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Modal, Paper, ScrollArea, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  IconAlertTriangle, IconArrowBackUp, IconArrowForwardUp, IconArrowLeft, IconChevronDown, IconChevronUp, IconCircleCheck, IconCloudOff, IconEye, IconPencil,
+  IconPlayerPlay, IconPlayerStop, IconPointer,
+} from '@tabler/icons-react';
+import { docName as buildDocName } from '@gd/shared/docs/names';
+import { ErrorCode } from '@gd/shared/errors';
+import type { Journey } from '@gd/shared/journey/model';
+import type { JourneyViolation } from '@gd/shared/journey/validate';
+import type { JourneySummary } from '@gd/shared/schemas/journeys';
+import { api } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
+import { useT } from '../../i18n/useT.ts';
+import { usePermissions } from '../../session/permissions.ts';
+import { useMeta, useSession } from '../../session/store.ts';
+import { SyncStatusBadge } from '../../sync/SyncStatusBadge.tsx';
+import { peerDrags as toPeerDrags, type Peer } from '../../sync/presence.ts';
+import { useCollabDoc } from '../../sync/useCollabDoc.ts';
+import { usePresence } from '../../sync/usePresence.ts';
+import { useUndo } from '../../sync/useUndo.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
+import { ErrorBlock } from '../../ui/States.tsx';
+import { errorText } from '../../ui/errorText.ts';
+import { formatDateTime } from '../../ui/format.ts';
+import { notifyError, notifySuccess } from '../../ui/notify.ts';
+import { usePageTitle } from '../../ui/usePageTitle.ts';
+import { JourneyCanvas } from './canvas/JourneyCanvas.tsx';
+import type { PeerPresence } from './canvas/types.ts';
+import { StepInspector } from './inspector/StepInspector.tsx';
+import { JourneyStatusBadge } from './JourneyStatus.tsx';
+import { PresenceAvatars } from './PresenceAvatars.tsx';
+import { launchViolations } from './launchProblems.ts';
+import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
+import { JOURNEY_UNDO_ROOTS, useJourneyDoc } from './useJourneyDoc.ts';
+import { isNetworkError, useJourney } from './useJourneys.ts';
+
+const INSPECTOR_WIDTH = 340;
+
+/** Everything between the app header and the bottom of the window (the shell pads the main area). */
+const FULL_HEIGHT = 'calc(100dvh - var(--app-shell-header-offset, 60px) - 2 * var(--mantine-spacing-lg))';
+
+export default function JourneyEditor({ journeyId }: { journeyId: string }) {
+  const { t } = useT();
+  const meta = useMeta();
+  const appId = useSession((s) => s.currentAppId);
+  const summary = useJourney(journeyId);
+  const [params] = useSearchParams();
+  const backHref = useMemo(() => {
+    const next = new URLSearchParams(params);
+    next.delete('id');
+    const query = next.toString();
+    return query ? `?${query}` : '.';
+  }, [params]);
+
+  // The document name: from the journey's summary; when the server is unreachable and this browser
+  // has no copy of the list, from the ids (the name is derived from them).
+  const listUnreachable = summary.state === 'error' && isNetworkError(summary.error);
+  const name = summary.journey?.docName ?? (listUnreachable && appId ? buildDocName(meta.account.id, appId, 'journey', journeyId) : null);
+  const notFound = summary.state === 'loaded' && summary.journey === undefined && summary.offlineSince === null;
+  usePageTitle(summary.journey?.name ?? t('nav.journeys'));
+
+  if (notFound) {
+    return (
+      <Center h={FULL_HEIGHT}>
+        <Stack align="center">
+          <ErrorBlock error={new ApiError(ErrorCode.NO_PERMISSION, t('journeys.editor.notFound'))} />
+          <Button component={Link} to={backHref} variant="default" leftSection={<IconArrowLeft size={16} />}>
+            {t('journeys.editor.back')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+  if (summary.state === 'error' && !listUnreachable) return <ErrorBlock error={summary.error} onRetry={summary.refetch} />;
+  if (!name) return <Opening />;
+  return <Editor docName={name} journeyId={journeyId} summary={summary.journey} offline={summary.offlineSince !== null || listUnreachable} backHref={backHref} refetch={summary.refetch} />;
+}
+
+function Opening() {
+  const { t } = useT();
+  return (
+    <Center h={FULL_HEIGHT}>
+      <Stack align="center" gap="xs" role="status">
+        <Loader />
+        <Text size="sm" c="dimmed">
+          {t('journeys.editor.opening')}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
+
+interface EditorProps {
+  docName: string;
+  journeyId: string;
+  summary: JourneySummary | undefined;
+  /** The journey's summary comes from the browser's copy (the API is unreachable). */
+  offline: boolean;
+  backHref: string;
+  refetch: () => void;
+}
+
+function Editor({ docName, journeyId, summary, offline, backHref, refetch }: EditorProps) {
+  const { t } = useT();
+  const collab = useCollabDoc(docName);
+  const readOnly = !collab.canWrite;
+  const { journey, layout, violations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite);
+  const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
+  const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite);
+  const [selected, setSelected] = useState<string | null>(null);
+  const selectedStep = journey.steps.find((s) => s.id === selected) ?? null;
+  const selectedStepId = selectedStep?.id ?? null;
+  // Open while there are problems, unless the person chose otherwise.
+  const [problemsOpen, setProblemsOpen] = useState<boolean | null>(null);
+  const showProblems = problemsOpen ?? violations.length > 0;
+  const [noticeSeen, setNoticeSeen] = useState(0);
+
+  useEffect(() => setLocalPresence({ selectedStepId }), [selectedStepId, setLocalPresence]);
+
+  // The person is told when their copy had to be reloaded from the server.
+  useEffect(() => {
+    if (collab.resets > 0) notifyError(t, new ApiError(ErrorCode.GENERIC, t('journeys.editor.reloaded')));
+  }, [collab.resets, t]);
+
+  const canvasPeers = useMemo<PeerPresence[]>(
+    () => peers.map((p: Peer) => ({ clientId: p.clientId, name: p.name, color: p.color, selectedStepId: p.selectedStepId, pointer: p.pointer })),
+    [peers],
+  );
+  const drags = useMemo(() => toPeerDrags(peers), [peers]);
+  const onPointerMove = useCallback((pointer: { x: number; y: number } | null) => setLocalPresence({ pointer }), [setLocalPresence]);
+  const onDragPosition = useCallback(
+    (stepId: string, pos: { x: number; y: number } | null) => setLocalPresence({ dragging: pos ? { stepId, x: Math.round(pos.x), y: Math.round(pos.y) } : null }),
+    [setLocalPresence],
+  );
+
+  if (collab.error) {
+    const message = collab.error.kind === 'rejected_again' ? t('journeys.editor.rejectedAgain') : t('journeys.editor.refused', { reason: collab.error.reason });
+    return (
+      <Center h={FULL_HEIGHT}>
+        <Stack align="center">
+          <ErrorBlock error={new ApiError(ErrorCode.GENERIC, message)} onRetry={collab.retry} />
+          <Button component={Link} to={backHref} variant="subtle" leftSection={<IconArrowLeft size={16} />}>
+            {t('journeys.editor.back')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+  if (!collab.ready) {
+    if (collab.status !== 'offline') return <Opening />;
+    return (
+      <Center h={FULL_HEIGHT}>
+        <Stack align="center" maw={460} gap="sm" data-testid="no-offline-copy">
+          <IconCloudOff size={32} color="var(--mantine-color-orange-6)" aria-hidden />
+          <Text ta="center">{t('journeys.editor.noOfflineCopy')}</Text>
+          <Button component={Link} to={backHref} variant="default" leftSection={<IconArrowLeft size={16} />}>
+            {t('journeys.editor.back')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+
+  return (
+    <Stack h={FULL_HEIGHT} gap="sm" data-testid="journey-editor" data-read-only={readOnly}>
+      <EditorHeader
+        journeyId={journeyId}
+        summary={summary}
+        offline={offline}
+        backHref={backHref}
+        refetch={refetch}
+        status={collab.status}
+        unsynced={collab.unsynced}
+        readOnly={readOnly}
+        peers={peers}
+        undo={undo}
+        violations={violations}
+        journey={journey}
+        onSelect={setSelected}
+      />
+      {collab.tooNew && (
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={16} />} py="xs">
+          {t('journeys.editor.tooNew')}
+        </Alert>
+      )}
+      {collab.resets > noticeSeen && (
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={16} />} py="xs" withCloseButton onClose={() => setNoticeSeen(collab.resets)} data-testid="reloaded-notice">
+          {t('journeys.editor.reloaded')}
+        </Alert>
+      )}
+      <Group gap="sm" align="stretch" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
+        <Stack gap="sm" style={{ flex: 1, minWidth: 0, minHeight: 0 }}>
+          <Paper withBorder radius="md" style={{ flex: 1, minHeight: 0, overflow: 'hidden', position: 'relative' }} data-testid="journey-canvas">
+            <JourneyCanvas
+              journey={journey}
+              layout={layout}
+              violations={violations}
+              readOnly={readOnly}
+              selectedStepId={selectedStepId}
+              onSelect={setSelected}
+              onOp={onOp}
+              onMoveEnd={onMoveEnd}
+              onDragPosition={onDragPosition}
+              peers={canvasPeers}
+              peerDrags={drags}
+              onPointerMove={onPointerMove}
+            />
+          </Paper>
+          <Paper withBorder radius="md" data-testid="problems" pos="relative">
+            {showProblems ? (
+              <>
+                <ScrollArea.Autosize mah="min(220px, 28vh)" type="auto" px="md" py="sm" pr={48} id="journey-problems">
+                  <ProblemsPanel journey={journey} violations={violations} onSelect={setSelected} />
+                </ScrollArea.Autosize>
+                <Tooltip label={t('journeys.editor.hideProblems')} withArrow>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    pos="absolute"
+                    top={8}
+                    right={8}
+                    aria-label={t('journeys.editor.hideProblems')}
+                    aria-expanded
+                    aria-controls="journey-problems"
+                    onClick={() => setProblemsOpen(false)}
+                  >
+                    <IconChevronDown size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </>
+            ) : (
+              <UnstyledButton onClick={() => setProblemsOpen(true)} aria-expanded={false} aria-label={t('journeys.editor.showProblems')} w="100%" px="md" py={8}>
+                <Group justify="space-between" wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap">
+                    {violations.length > 0 ? (
+                      <IconAlertTriangle size={16} color="var(--mantine-color-red-6)" aria-hidden />
+                    ) : (
+                      <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" aria-hidden />
+                    )}
+                    <Text size="sm" fw={600}>
+                      {t('journeyEditor.problems.title')}
+                    </Text>
+                    <Badge size="sm" color={violations.length > 0 ? 'red' : 'teal'} variant="light" data-testid="problem-count">
+                      {violations.length}
+                    </Badge>
+                  </Group>
+                  <IconChevronUp size={16} aria-hidden />
+                </Group>
+              </UnstyledButton>
+            )}
+          </Paper>
+        </Stack>
+        <Paper withBorder radius="md" w={INSPECTOR_WIDTH} style={{ flexShrink: 0, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+          {selectedStep ? (
+            <ScrollArea style={{ flex: 1 }} type="auto" p="md">
+              <StepInspector
+                journey={journey}
+                step={selectedStep}
+                violations={violations}
+                readOnly={readOnly}
+                onChange={(step) => onOp({ kind: 'update', step })}
+                onRemove={() => {
+                  onOp({ kind: 'remove', stepId: selectedStep.id });
+                  setSelected(null);
+                }}
+                onOp={onOp}
+              />
+            </ScrollArea>
+          ) : (
+            <Center style={{ flex: 1 }} p="lg">
+              <Stack align="center" gap="xs" maw={240}>
+                <IconPointer size={28} color="var(--mantine-color-dimmed)" aria-hidden />
+                <Text size="sm" fw={600}>
+                  {t('journeys.editor.selectStepTitle')}
+                </Text>
+                <Text size="sm" c="dimmed" ta="center">
+                  {t('journeys.editor.selectStep')}
+                </Text>
+              </Stack>
+            </Center>
+          )}
+        </Paper>
+      </Group>
+    </Stack>
+  );
+}
+
+interface HeaderProps {
+  journeyId: string;
+  summary: JourneySummary | undefined;
+  offline: boolean;
+  backHref: string;
+  refetch: () => void;
+  status: ReturnType<typeof useCollabDoc>['status'];
+  unsynced: number;
+  readOnly: boolean;
+  peers: Peer[];
+  undo: ReturnType<typeof useUndo>;
+  violations: JourneyViolation[];
+  journey: Journey;
+  onSelect: (stepId: string | null) => void;
+}
+
+function EditorHeader(props: HeaderProps) {
+  const { journeyId, summary, offline, backHref, refetch, status, unsynced, readOnly, peers, undo, violations, journey, onSelect } = props;
+  const { t, lang } = useT();
+  const can = usePermissions('app');
+  const appId = useSession((s) => s.currentAppId) ?? '';
+  const ctx = { ownerId: summary?.createdBy ?? null };
+  const [renaming, setRenaming] = useState(false);
+  const [launching, setLaunching] = useState(false);
+  const [confirmStop, setConfirmStop] = useState(false);
+  const [refusal, setRefusal] = useState<JourneyViolation[] | null>(null);
+  const params = { appId, journeyId };
+
+  const canLaunch = can('ui:journey.launch', ctx) && !readOnly;
+  let launchReason: string | undefined;
+  if (!canLaunch) launchReason = t('journeys.editor.launchReadOnly');
+  else if (violations.length > 0) launchReason = t('journeys.editor.launchBlocked', { count: violations.length });
+  else if (status !== 'online' || offline) launchReason = t('journeys.editor.launchOffline');
+
+  const launch = async () => {
+    setLaunching(true);
+    try {
+      const { version } = await api.call('launchJourney', { params });
+      notifySuccess(t('journeys.editor.launched', { version }));
+      refetch();
+    } catch (error) {
+      const problems = error instanceof ApiError && error.code === ErrorCode.MANDATORY ? launchViolations(error.details, journey.steps.map((s) => s.id)) : [];
+      if (problems.length > 0) setRefusal(problems);
+      else notifyError(t, error);
+    } finally {
+      setLaunching(false);
+    }
+  };
+
+  let launchInfo = t('journeys.editor.neverLaunched');
+  if (summary?.liveVersion != null) {
+    launchInfo =
+      summary.status === 'live' && summary.launchedAt
+        ? t('journeys.editor.lastLaunch', { version: summary.liveVersion, time: formatDateTime(summary.launchedAt, lang) })
+        : t('journeys.editor.lastVersion', { version: summary.liveVersion });
+  }
+
+  return (
+    <Paper withBorder radius="md" px="md" py="xs">
+      <Group justify="space-between" wrap="nowrap" gap="md">
+        <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
+          <Tooltip label={t('journeys.editor.back')} withArrow>
+            <ActionIcon component={Link} to={backHref} variant="subtle" color="gray" size="lg" aria-label={t('journeys.editor.back')}>
+              <IconArrowLeft size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Stack gap={0} miw={0} style={{ flex: 1 }}>
+            <Group gap={6} wrap="nowrap" miw={0}>
+              {renaming && summary ? (
+                <RenameField
+                  initial={summary.name}
+                  onDone={() => setRenaming(false)}
+                  onSave={async (name) => {
+                    await api.call('renameJourney', { params, body: { name } });
+                    refetch();
+                  }}
+                />
+              ) : (
+                <>
+                  <Title order={1} fz={20} lineClamp={1} data-testid="journey-name" style={{ minWidth: 0 }}>
+                    {summary?.name ?? '…'}
+                  </Title>
+                  {summary && (
+                    <GatedIcon
+                      allowed={can('ui:journey.edit', ctx) && !offline}
+                      reason={offline ? t('journeys.offlineCopyHint') : undefined}
+                      label={t('journeys.editor.renameAction')}
+                      size="sm"
+                      onClick={() => setRenaming(true)}
+                    >
+                      <IconPencil size={14} />
+                    </GatedIcon>
+                  )}
+                </>
+              )}
+              {summary && <JourneyStatusBadge status={summary.status} />}
+              {readOnly && (
+                <Tooltip label={t('journeys.editor.readOnlyHint')} multiline w={260} withArrow>
+                  <Badge color="gray" variant="outline" tt="none" radius="sm" leftSection={<IconEye size={12} />} tabIndex={0} data-testid="read-only" style={{ flexShrink: 0 }}>
+                    {t('journeys.editor.readOnly')}
+                  </Badge>
+                </Tooltip>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed" lineClamp={1} data-testid="launch-info">
+              {launchInfo}
+              {summary?.draftChanged ? ` · ${t('journeys.draftChanged')}` : ''}
+            </Text>
+          </Stack>
+        </Group>
+
+        <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+          <PresenceAvatars peers={peers} />
+          <SyncStatusBadge status={status} unsynced={unsynced} readOnly={readOnly} />
+          {!readOnly && (
+            <Group gap={2} wrap="nowrap">
+              <Tooltip label={t('journeys.editor.undoHint')} withArrow>
+                <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('journeys.editor.undo')} disabled={!undo.canUndo} onClick={undo.undo} data-testid="undo">
+                  <IconArrowBackUp size={18} />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={t('journeys.editor.redoHint')} withArrow>
+                <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('journeys.editor.redo')} disabled={!undo.canRedo} onClick={undo.redo} data-testid="redo">
+                  <IconArrowForwardUp size={18} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          )}
+          {summary?.status === 'live' && (
+            <GatedButton
+              allowed={can('ui:journey.stop', ctx) && !offline}
+              variant="default"
+              color="red"
+              leftSection={<IconPlayerStop size={16} />}
+              onClick={() => setConfirmStop(true)}
+              data-testid="stop-journey"
+            >
+              {t('journeys.editor.stop')}
+            </GatedButton>
+          )}
+          <GatedButton
+            allowed={launchReason === undefined}
+            reason={launchReason}
+            leftSection={<IconPlayerPlay size={16} />}
+            rightSection={
+              violations.length > 0 ? (
+                <Badge size="xs" circle={violations.length < 10} color="red" variant="filled" aria-hidden>
+                  {violations.length}
+                </Badge>
+              ) : undefined
+            }
+            loading={launching}
+            onClick={() => void launch()}
+            data-testid="launch-journey"
+            data-problems={violations.length}
+          >
+            {t('journeys.editor.launch')}
+          </GatedButton>
+        </Group>
+      </Group>
+
+      <ConfirmDialog
+        opened={confirmStop}
+        title={t('journeys.editor.stopTitle')}
+        message={t('journeys.editor.stopBody', { name: summary?.name ?? '' })}
+        confirmLabel={t('journeys.editor.stop')}
+        danger
+        onClose={() => setConfirmStop(false)}
+        onConfirm={async () => {
+          await api.call('stopJourney', { params });
+          notifySuccess(t('journeys.editor.stopped'));
+          refetch();
+        }}
+      />
+      <LaunchRefusal
+        journey={journey}
+        problems={refusal}
+        onClose={() => setRefusal(null)}
+        onSelect={(stepId) => {
+          setRefusal(null);
+          onSelect(stepId);
+        }}
+      />
+    </Paper>
+  );
+}
+
+/** The journey's name as a field: Enter saves, Escape cancels; a refusal (name taken) shows inline. */
+function RenameField({ initial, onSave, onDone }: { initial: string; onSave: (name: string) => Promise<void>; onDone: () => void }) {
+  const { t } = useT();
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    const name = value.trim();
+    if (name === initial) return onDone();
+    if (name === '') return setError(t('validation.required'));
+    setBusy(true);
+    try {
+      await onSave(name);
+      notifySuccess(t('journeys.renamed'));
+      onDone();
+    } catch (e) {
+      setError(errorText(t, e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <TextInput
+      aria-label={t('journeys.editor.nameLabel')}
+      value={value}
+      onChange={(e) => {
+        setValue(e.currentTarget.value);
+        setError(null);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') void save();
+        if (e.key === 'Escape') onDone();
+      }}
+      onBlur={() => void save()}
+      error={error}
+      disabled={busy}
+      maxLength={120}
+      size="sm"
+      w={320}
+      data-autofocus
+      autoFocus
+      data-testid="rename-journey"
+    />
+  );
+}
+
+/** The problems the server found when it refused a launch (it validated the live document). */
+function LaunchRefusal({ journey, problems, onClose, onSelect }: { journey: Journey; problems: JourneyViolation[] | null; onClose: () => void; onSelect: (stepId: string | null) => void }) {
+  const { t } = useT();
+  return (
+    <Modal opened={problems !== null} onClose={onClose} title={<Text fw={600}>{t('journeys.editor.refusedTitle')}</Text>} size="lg">
+      {problems && (
+        <Stack gap="sm" data-testid="launch-refusal">
+          <Text size="sm">{t('journeys.editor.refusedBody', { count: problems.length })}</Text>
+          <ProblemsPanel journey={journey} violations={problems} onSelect={onSelect} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.close')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

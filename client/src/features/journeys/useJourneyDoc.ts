@@ -1,0 +1,118 @@
+/**
+ * The editor loop over a journey document (shared/CONTEXT.md): on every change the document is read
+ * (`journeyFromDoc`), normalized with the shared rules and validated; a writable client whose
+ * merged document is not normal writes the repair back (REPAIR_ORIGIN, not undoable). Edits are
+ * JourneyOps applied to the current journey and written as a minimal diff (LOCAL_ORIGIN, undoable);
+ * positions are written when a move ends only. Read-only clients never write.
+ */
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import type * as Y from 'yjs';
+import { applyJourneyToDoc, journeyFromDoc, readLayout, writeLayoutPosition, type LayoutPosition } from '@gd/shared/docs/journeyDoc';
+import type { Journey } from '@gd/shared/journey/model';
+import { normalizeJourney } from '@gd/shared/journey/rules';
+import { validateJourney, type JourneyViolation } from '@gd/shared/journey/validate';
+import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
+import { applyOp } from './canvas/ops.ts';
+import type { JourneyOp } from './canvas/types.ts';
+
+export interface JourneyView {
+  journey: Journey;
+  layout: Record<string, LayoutPosition>;
+  /** The stored document already satisfies the editing rules (no repair needed). */
+  normal: boolean;
+}
+
+const EMPTY_VIEW: JourneyView = { journey: { entryId: null, steps: [] }, layout: {}, normal: true };
+/** Journey-document roots the editor reads and undo covers. */
+export const JOURNEY_UNDO_ROOTS = ['steps', 'layout'] as const;
+const OBSERVED_ROOTS = ['meta', 'steps', 'layout'] as const;
+
+export function readJourneyView(doc: Y.Doc): JourneyView {
+  const raw = journeyFromDoc(doc);
+  let journey = raw;
+  try {
+    journey = normalizeJourney(raw);
+  } catch {
+    // A state the rules cannot settle: show it as stored (validation lists its problems).
+  }
+  return { journey, layout: readLayout(doc), normal: journey === raw };
+}
+
+function viewStore(doc: Y.Doc | null) {
+  if (!doc) return { subscribe: () => () => undefined, get: () => EMPTY_VIEW };
+  let view = readJourneyView(doc);
+  return {
+    subscribe: (onChange: () => void) => {
+      const handler = () => {
+        view = readJourneyView(doc);
+        onChange();
+      };
+      const roots = OBSERVED_ROOTS.map((r) => doc.getMap(r));
+      for (const root of roots) root.observeDeep(handler);
+      // Changes between the first read and this subscription.
+      handler();
+      return () => {
+        for (const root of roots) root.unobserveDeep(handler);
+      };
+    },
+    get: () => view,
+  };
+}
+
+/**
+ * A repair that does not settle (the written journey reads back as not normal) must not loop: at
+ * most a few repairs per document and second.
+ */
+const repairs = new WeakMap<Y.Doc, { since: number; count: number }>();
+function repairAllowed(doc: Y.Doc): boolean {
+  const now = Date.now();
+  const seen = repairs.get(doc);
+  if (!seen || now - seen.since > 1_000) {
+    repairs.set(doc, { since: now, count: 1 });
+    return true;
+  }
+  seen.count += 1;
+  return seen.count <= 5;
+}
+
+/** Messages are not built yet: every message step refers to a message that does not exist. */
+const NO_MESSAGES = { messageExists: () => false };
+
+export interface JourneyDoc extends JourneyView {
+  violations: JourneyViolation[];
+  onOp: (op: JourneyOp) => void;
+  onMoveEnd: (stepId: string, pos: LayoutPosition) => void;
+}
+
+export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean): JourneyDoc {
+  const store = useMemo(() => viewStore(doc), [doc]);
+  const view = useSyncExternalStore(store.subscribe, store.get);
+  const violations = useMemo(() => validateJourney(view.journey, NO_MESSAGES), [view.journey]);
+
+  // Repair after merges: only a writer, only a document that has content (never seed).
+  useEffect(() => {
+    if (!doc || !canWrite || view.normal || view.journey.steps.length === 0 || !repairAllowed(doc)) return;
+    applyJourneyToDoc(doc, view.journey, REPAIR_ORIGIN);
+  }, [doc, canWrite, view]);
+
+  const onOp = useCallback(
+    (op: JourneyOp) => {
+      if (!doc || !canWrite) return;
+      // The current document, not a rendered (possibly older) view.
+      const current = readJourneyView(doc).journey;
+      const next = applyOp(current, op);
+      applyJourneyToDoc(doc, next, LOCAL_ORIGIN);
+    },
+    [doc, canWrite],
+  );
+
+  const onMoveEnd = useCallback(
+    (stepId: string, pos: LayoutPosition) => {
+      if (!doc || !canWrite) return;
+      writeLayoutPosition(doc, stepId, { x: Math.round(pos.x), y: Math.round(pos.y) }, LOCAL_ORIGIN);
+    },
+    [doc, canWrite],
+  );
+
+  return { ...view, violations, onOp, onMoveEnd };
+}

@@ -1,0 +1,124 @@
+/**
+ * What the browser keeps for a signed-in user besides the documents themselves (Dexie):
+ * - `docs`: every y-indexeddb database opened for a user (so logout can delete them all), with the
+ *   last sync URL and access the API answered for it (used when the document opens offline);
+ * - `lists`: document lists (journeys of an app, ...) as last loaded, shown offline as a dated copy.
+ *
+ * Every function swallows IndexedDB failures (private browsing, quota, blocked): the browser copy
+ * is a convenience, never a reason for a screen to fail.
+ */
+import Dexie, { type EntityTable } from 'dexie';
+
+export interface DocRecord {
+  /** The y-indexeddb database name: `<userId>:<docName>`. */
+  dbName: string;
+  userId: string;
+  docName: string;
+  /** The sync server URL the API gave last (used to connect when the API is unreachable). */
+  url: string | null;
+  access: 'read' | 'write' | null;
+  /** Local changes the server had not confirmed when last counted (survives a reload offline). */
+  pending: number;
+  openedAt: number;
+}
+
+export interface ListRecord {
+  /** `<userId>|<list key>` */
+  key: string;
+  userId: string;
+  data: unknown;
+  savedAt: number;
+}
+
+const DB_NAME = 'gd-local';
+
+class LocalDb extends Dexie {
+  docs!: EntityTable<DocRecord, 'dbName'>;
+  lists!: EntityTable<ListRecord, 'key'>;
+  constructor() {
+    super(DB_NAME);
+    this.version(1).stores({ docs: 'dbName, userId', lists: 'key, userId' });
+  }
+}
+
+let db: LocalDb | null = null;
+const local = (): LocalDb => (db ??= new LocalDb());
+
+async function quietly<T>(work: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await work();
+  } catch {
+    return fallback;
+  }
+}
+
+export const docDbName = (userId: string, docName: string): string => `${userId}:${docName}`;
+
+export function rememberDoc(userId: string, docName: string, patch: Partial<Pick<DocRecord, 'url' | 'access' | 'pending'>> = {}): Promise<void> {
+  const dbName = docDbName(userId, docName);
+  return quietly(async () => {
+    await local().transaction('rw', local().docs, async () => {
+      const current = await local().docs.get(dbName);
+      await local().docs.put({
+        dbName, userId, docName,
+        url: patch.url !== undefined ? patch.url : (current?.url ?? null),
+        access: patch.access !== undefined ? patch.access : (current?.access ?? null),
+        pending: patch.pending ?? current?.pending ?? 0,
+        openedAt: Date.now(),
+      });
+    });
+  }, undefined);
+}
+
+export const docRecord = (userId: string, docName: string): Promise<DocRecord | undefined> =>
+  quietly(() => local().docs.get(docDbName(userId, docName)), undefined);
+
+/** The most recent sync URL any document of the user got (a fallback when offline). */
+export const lastSyncUrl = (userId: string): Promise<string | null> =>
+  quietly(async () => {
+    const rows = await local().docs.where('userId').equals(userId).toArray();
+    const known = rows.filter((r) => r.url).sort((a, b) => b.openedAt - a.openedAt);
+    return known[0]?.url ?? null;
+  }, null);
+
+export function saveList(userId: string, key: string, data: unknown): Promise<void> {
+  return quietly(() => local().lists.put({ key: `${userId}|${key}`, userId, data, savedAt: Date.now() }).then(() => undefined), undefined);
+}
+
+export const loadList = (userId: string, key: string): Promise<ListRecord | undefined> =>
+  quietly(() => local().lists.get(`${userId}|${key}`), undefined);
+
+function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => resolve();
+      // Another tab still holds it open: the deletion completes when that tab closes it; stop waiting.
+      request.onblocked = () => setTimeout(resolve, 2_000);
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** Deletes one document's browser copy (the server's copy is reloaded on the next open). */
+export const deleteDocCopy = (userId: string, docName: string): Promise<void> => deleteDatabase(docDbName(userId, docName));
+
+/**
+ * Forgets everything the browser keeps for `userId`: each of their document databases (the ones
+ * recorded here, plus any `<userId>:` database the browser lists) and their cached lists.
+ */
+export async function clearUserData(userId: string): Promise<void> {
+  const recorded = await quietly(() => local().docs.where('userId').equals(userId).toArray(), [] as DocRecord[]);
+  const listed = await quietly(async () => (typeof indexedDB.databases === 'function' ? await indexedDB.databases() : []), [] as IDBDatabaseInfo[]);
+  const names = new Set([
+    ...recorded.map((r) => r.dbName),
+    ...listed.flatMap((d) => (d.name?.startsWith(`${userId}:`) ? [d.name] : [])),
+  ]);
+  await Promise.all([...names].map(deleteDatabase));
+  await quietly(async () => {
+    await local().docs.where('userId').equals(userId).delete();
+    await local().lists.where('userId').equals(userId).delete();
+  }, undefined);
+}

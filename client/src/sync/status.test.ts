@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type StatusInput } from './status.ts';
+
+const base: StatusInput = { phase: 'open', browserOnline: true, socket: 'connected', synced: true, lostSinceSync: false, unsynced: 0 };
+
+describe('syncStatus', () => {
+  it('is loading while the browser copy is read, error when the document cannot be opened', () => {
+    expect(syncStatus({ ...base, phase: 'opening' })).toBe('loading');
+    expect(syncStatus({ ...base, phase: 'failed' })).toBe('error');
+  });
+
+  it('is online when connected, synced and nothing is pending', () => {
+    expect(syncStatus(base)).toBe('online');
+  });
+
+  it('is syncing while changes wait for the server or the first sync is under way', () => {
+    expect(syncStatus({ ...base, unsynced: 2 })).toBe('syncing');
+    expect(syncStatus({ ...base, synced: false, socket: 'connecting' })).toBe('syncing');
+  });
+
+  it('is offline when the browser is, or while reconnecting after a drop (no flicker)', () => {
+    expect(syncStatus({ ...base, browserOnline: false })).toBe('offline');
+    expect(syncStatus({ ...base, synced: false, socket: 'connecting', lostSinceSync: true })).toBe('offline');
+    expect(syncStatus({ ...base, synced: false, socket: 'disconnected', lostSinceSync: true })).toBe('offline');
+  });
+});
+
+describe('connection helpers', () => {
+  it('recognises the server refusing an update by code or by reason', () => {
+    expect(isUpdateRejection({ code: 4422, reason: '' }, 4422, 'update-rejected:')).toBe(true);
+    expect(isUpdateRejection({ code: 1000, reason: 'update-rejected:malformed' }, 4422, 'update-rejected:')).toBe(true);
+    expect(isUpdateRejection({ code: 1000, reason: 'bye' }, 4422, 'update-rejected:')).toBe(false);
+    expect(isUpdateRejection(undefined, 4422, 'update-rejected:')).toBe(false);
+  });
+
+  it('retries token problems and gives up on real refusals', () => {
+    expect(isTransientRefusal('token expired')).toBe(true);
+    expect(isTransientRefusal('Failed to get token during sendToken(): network')).toBe(true);
+    expect(isTransientRefusal('no access to this document')).toBe(false);
+    expect(isTransientRefusal('journey not found')).toBe(false);
+  });
+
+  it('backs off from 1 s to at most 15 s', () => {
+    expect([0, 1, 2, 3, 4, 10].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 15000, 15000]);
+  });
+});
