@@ -2,7 +2,7 @@
  * Journeys as people use them: two people edit one journey together and see each other; one of
  * them goes offline, both keep editing, and after reconnecting both hold the same journey; a journey
  * opens offline from the browser's copy; a viewer cannot change it; a journey with a problem cannot
- * be launched and a fixed one can.
+ * be launched and a fixed one can; a copy the server refuses is dropped and reloaded.
  *
  * Offline: `context.setOffline(true)` cuts HTTP and fires the browser's `offline` event, on which
  * the app closes its sync WebSocket (Playwright's offline mode does not cut open WebSockets itself).
@@ -297,6 +297,33 @@ test('a journey with a problem cannot be launched; once fixed it launches', asyn
   const row = page.getByTestId('journey-row').filter({ hasText: `Launch ${suffix}` });
   await expect(row.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
   await expect(row).toContainText('v1');
+
+  await marta.context.close();
+});
+
+test('when the server refuses an update, the browser copy is dropped and the journey reloads from the server', async ({ browser }) => {
+  const marta = await signIn(browser, MANAGER.email);
+  const { page } = marta;
+  await createJourney(page, `Diverged ${suffix}`);
+  await addStep(page, 'Event entry', 'Wait');
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
+
+  // A change the server refuses (a root journeys do not have): the server closes the connection.
+  await page.evaluate(() => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { set(k: string, v: unknown): void } } | null } }).__gdSync;
+    hooks.doc(hooks.names()[0] ?? '')?.getMap('stray').set('x', 1);
+  });
+  await expect(page.getByTestId('reloaded-notice')).toBeVisible();
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
+  expect(await page.evaluate(() => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { share: Map<string, unknown> } | null } }).__gdSync;
+    return hooks.doc(hooks.names()[0] ?? '')?.share.has('stray');
+  })).toBe(false);
+  // The server's content is back and editing goes on.
+  await expect(nodeNamed(page, 'Wait')).toHaveCount(1);
+  await addStep(page, 'Wait', 'Join');
+  await expect(nodeNamed(page, 'Join')).toHaveCount(1);
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
 
   await marta.context.close();
 });

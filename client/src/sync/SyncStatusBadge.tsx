@@ -16,7 +16,8 @@ export function SyncStatusBadge({ status, unsynced, readOnly }: { status: SyncSt
   let icon;
   switch (status) {
     case 'online':
-      [color, label, hint, icon] = ['teal', t('journeys.sync.online'), t('journeys.sync.onlineHint'), <IconCloudCheck size={14} />];
+      // A viewer saves nothing: their copy is simply current.
+      [color, label, hint, icon] = ['teal', readOnly ? t('journeys.sync.upToDate') : t('journeys.sync.online'), t('journeys.sync.onlineHint'), <IconCloudCheck size={14} />];
       break;
     case 'offline':
       [color, label, hint, icon] = ['orange', t('journeys.sync.offline'), t('journeys.sync.offlineHint'), <IconCloudOff size={14} />];
@@ -35,8 +36,10 @@ export function SyncStatusBadge({ status, unsynced, readOnly }: { status: SyncSt
       throw new Error(`unknown sync status ${String(never)}`);
     }
   }
+  // Offline with changes waiting: the count is the news (colour, icon and tooltip say offline).
+  const spoken = pending && status === 'offline' ? `${t('journeys.sync.offline')} · ${t('journeys.sync.unsynced', { count: unsynced })}` : null;
   if (pending) {
-    label = status === 'offline' ? `${t('journeys.sync.offline')} · ${t('journeys.sync.unsynced', { count: unsynced })}` : t('journeys.sync.unsynced', { count: unsynced });
+    label = t('journeys.sync.unsynced', { count: unsynced });
     hint = `${hint} ${t('journeys.sync.unsyncedHint')}`;
   }
   if (readOnly) hint = `${hint} ${t('journeys.sync.readOnly')}`;
@@ -52,12 +55,12 @@ export function SyncStatusBadge({ status, unsynced, readOnly }: { status: SyncSt
         leftSection={readOnly && status === 'online' ? <IconEye size={14} /> : icon}
         role="status"
         aria-live="polite"
-        aria-label={`${t('journeys.sync.label')}: ${label}`}
+        aria-label={`${t('journeys.sync.label')}: ${spoken ?? label}`}
         data-testid="sync-status"
         data-status={status}
         data-unsynced={readOnly ? 0 : unsynced}
         tabIndex={0}
-        style={{ flexShrink: 0 }}
+        style={{ flexShrink: 0, minWidth: 'max-content' }}
       >
         {label}
       </Badge>

@@ -566,6 +566,7 @@ export const en = {
       label: 'Sync status',
       online: 'Saved',
       onlineHint: 'Connected: every change is saved and shared with the others.',
+      upToDate: 'Up to date',
       offline: 'Offline',
       offlineHint: 'Working offline: your changes stay in this browser and are sent when the connection returns.',
       syncing: 'Syncing…',

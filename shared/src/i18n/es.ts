@@ -564,6 +564,7 @@ export const es: Catalogue = {
       label: 'Estado de sincronización',
       online: 'Guardado',
       onlineHint: 'Conectado: cada cambio se guarda y se comparte con los demás.',
+      upToDate: 'Al día',
       offline: 'Sin conexión',
       offlineHint: 'Trabajando sin conexión: tus cambios se quedan en este navegador y se envían cuando vuelva la conexión.',
       syncing: 'Sincronizando…',

@@ -219,7 +219,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
           <Paper withBorder radius="md" data-testid="problems" pos="relative">
             {showProblems ? (
               <>
-                <ScrollArea.Autosize mah="min(220px, 28vh)" type="auto" px="md" py="sm" pr={48} id="journey-problems">
+                <ScrollArea.Autosize mah="min(220px, 24vh)" type="auto" px="md" py="sm" pr={48} id="journey-problems">
                   <ProblemsPanel journey={journey} violations={violations} onSelect={setSelected} />
                 </ScrollArea.Autosize>
                 <Tooltip label={t('journeys.editor.hideProblems')} withArrow>
@@ -374,7 +374,7 @@ function EditorHeader(props: HeaderProps) {
                 />
               ) : (
                 <>
-                  <Title order={1} fz={20} lineClamp={1} data-testid="journey-name" style={{ minWidth: 0 }}>
+                  <Title order={1} fz={20} lineClamp={1} data-testid="journey-name" title={summary?.name} style={{ minWidth: 80 }}>
                     {summary?.name ?? '…'}
                   </Title>
                   {summary && (

@@ -9,7 +9,15 @@ const COLORS: Record<Status, string> = { draft: 'gray', live: 'teal', stopped: '
 export function JourneyStatusBadge({ status }: { status: Status }) {
   const { t } = useT();
   return (
-    <Badge color={COLORS[status]} variant={status === 'live' ? 'filled' : 'light'} tt="none" radius="sm" data-testid="journey-status" data-status={status}>
+    <Badge
+      color={COLORS[status]}
+      variant={status === 'live' ? 'filled' : 'light'}
+      tt="none"
+      radius="sm"
+      data-testid="journey-status"
+      data-status={status}
+      style={{ flexShrink: 0, minWidth: 'max-content' }}
+    >
       {t(`journeys.status.${status}`)}
     </Badge>
   );
@@ -32,7 +40,7 @@ export function JourneyVersion({ journey }: { journey: Pick<JourneySummary, 'liv
       </Text>
       {journey.draftChanged && (
         <Tooltip label={t('journeys.draftChangedHint')} multiline w={260} withArrow>
-          <Badge color="yellow" variant="light" tt="none" radius="sm" leftSection={<IconPencilExclamation size={12} />} tabIndex={0} data-testid="draft-changed">
+          <Badge color="yellow" variant="light" tt="none" radius="sm" leftSection={<IconPencilExclamation size={12} />} tabIndex={0} data-testid="draft-changed" style={{ minWidth: 'max-content' }}>
             {t('journeys.draftChanged')}
           </Badge>
         </Tooltip>

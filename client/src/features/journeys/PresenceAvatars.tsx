@@ -1,5 +1,5 @@
-/** Who else is in this journey: one avatar per person, in the colour the server gave them. */
-import { Avatar, Group, Text, Tooltip } from '@mantine/core';
+/** Who else is in this journey: one avatar per person, in the colour the server gave them (nothing shown when alone). */
+import { Avatar, Group, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useT } from '../../i18n/useT.ts';
 import { distinctPeople, type Peer } from '../../sync/presence.ts';
 import { initials } from '../../ui/initials.ts';
@@ -13,9 +13,7 @@ export function PresenceAvatars({ peers }: { peers: readonly Peer[] }) {
   return (
     <Group gap={6} wrap="nowrap" role="group" aria-label={`${t('journeys.editor.here')}: ${label}`} data-testid="presence" data-count={people.length}>
       {people.length === 0 ? (
-        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {label}
-        </Text>
+        <VisuallyHidden>{label}</VisuallyHidden>
       ) : (
         <Tooltip.Group openDelay={150} closeDelay={80}>
           <Avatar.Group spacing={8}>
