@@ -7,7 +7,6 @@
  * expression checked with `can` (app-scoped when the path has `:appId`).
  */
 import { z } from 'zod';
-import type { PermissionExpr } from './permissions/can.ts';
 import {
   Account, AccountUpdate, AccountUserInput, AccountUserUpdate, App, AppInput, AutoLoginRequest,
   ChangePasswordRequest, ForgotPasswordRequest, LoginRequest, PlanUpdate, ProfileUpdate, RegisterRequest,
@@ -15,20 +14,11 @@ import {
   DocTokenAnswer, DocTokenRequest, JourneyAssign, JourneyCreate, JourneyRename, JourneySummary,
 } from './schemas/index.ts';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type EndpointAuth = 'public' | 'session' | PermissionExpr;
+import { behaviourEndpoints } from './endpoints/behaviour.ts';
+import { ingestEndpoints } from './endpoints/ingest.ts';
 
-export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodRawShape = z.ZodRawShape> {
-  method: Method;
-  path: string;
-  summary: string;
-  auth: EndpointAuth;
-  request?: Req;
-  response: Res;
-}
-
-const ep = <const E extends Endpoint>(e: E) => e;
-const none = {} as const;
+export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
+import { ep, none } from './endpoints/define.ts';
 
 export const endpoints = {
   csrf: ep({ method: 'GET', path: '/auth/csrf', summary: 'Issue the CSRF cookie and token', auth: 'public', response: { csrfToken: z.string() } }),
@@ -78,11 +68,14 @@ export const endpoints = {
   deleteJourney: ep({ method: 'DELETE', path: '/apps/:appId/journeys/:journeyId', summary: 'Delete a journey', auth: { or: ['ui:journey.delete', 'ui:journey.delete:owner'] }, response: none }),
   launchJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/launch', summary: 'Validate the live document and commit it as the next immutable version', auth: { or: ['ui:journey.launch', 'ui:journey.launch:owner'] }, response: { journey: JourneySummary, version: z.number().int() } }),
   stopJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/stop', summary: 'Stop a live journey', auth: { or: ['ui:journey.stop', 'ui:journey.stop:owner'] }, response: { journey: JourneySummary } }),
+  ...behaviourEndpoints,
+  ...ingestEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
 export type RequestOf<N extends EndpointName> = Endpoints[N] extends { request: infer R extends z.ZodType } ? z.input<R> : undefined;
+export type QueryOf<N extends EndpointName> = Endpoints[N] extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
 export type ResponseOf<N extends EndpointName> = z.infer<z.ZodObject<Endpoints[N]['response']>>;
 
 /** Fill `:param` placeholders of a path. */

@@ -12,3 +12,4 @@ export * from './segment/index.ts';
 export * from './journey/index.ts';
 export * from './message/index.ts';
 export * from './docs/index.ts';
+export * from './behaviour/index.ts';

@@ -6,8 +6,8 @@
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import {
-  AUTH_COOKIES, ErrorCode, can, disallowedFor, endpoints, fail, subjectFor, type App, type EndpointName,
-  type Endpoints, type PermissionSubject, type Result, type ResponseOf,
+  AUTH_COOKIES, ErrorCode, can, disallowedFor, endpoints, fail, subjectFor, type App, type Endpoint, type EndpointName,
+  type Endpoints, type PermissionSubject, type QueryOf, type Result, type ResponseOf,
 } from '@gd/shared';
 import { verifyAccessToken } from '../features/auth/accessToken.ts';
 import { findPrincipal } from '../features/accounts/repository.ts';
@@ -20,6 +20,8 @@ type BodyOf<N extends EndpointName> = Endpoints[N] extends { request: infer R ex
 
 export interface HandlerCtx<N extends EndpointName> {
   body: BodyOf<N>;
+  /** The query string parsed with the endpoint's `query` schema (undefined when it has none). */
+  query: QueryOf<N>;
   params: Record<string, string>;
   /** Present for every endpoint whose auth is not 'public'. */
   principal: Principal;
@@ -55,7 +57,7 @@ async function authorize(deps: Deps, name: EndpointName, principal: Principal, p
     if (!app) return fail(ErrorCode.NO_PERMISSION, 'No permission for this app');
   }
   const subject = subjectFor(principal.user.id, disallowedFor(principal.user.grants, app?.restricted ?? []));
-  if (auth !== 'session' && auth !== 'public' && !can(subject, auth)) return fail(ErrorCode.NO_PERMISSION, `No permission: ${JSON.stringify(auth)}`);
+  if (auth !== 'session' && auth !== 'public' && auth !== 'appKey' && !can(subject, auth)) return fail(ErrorCode.NO_PERMISSION, `No permission: ${JSON.stringify(auth)}`);
   return { ok: true, value: { app, subject } };
 }
 
@@ -86,7 +88,14 @@ function register<N extends EndpointName>(router: Router, deps: Deps, name: N, r
       if (!parsed.ok) return sendFailure(res, parsed);
       body = parsed.value;
     }
-    const result = await run({ body: body as BodyOf<N>, params, principal: principal as Principal, app: app as HandlerCtx<N>['app'], subject, req, res });
+    let query: unknown = undefined;
+    const querySchema = (endpoint as Endpoint).query;
+    if (querySchema) {
+      const parsed = parseWith(querySchema, req.query);
+      if (!parsed.ok) return sendFailure(res, parsed);
+      query = parsed.value;
+    }
+    const result = await run({ body: body as BodyOf<N>, query: query as QueryOf<N>, params, principal: principal as Principal, app: app as HandlerCtx<N>['app'], subject, req, res });
     if (!result.ok) return sendFailure(res, result);
     sendOk(res, result.value);
   });
@@ -94,6 +103,7 @@ function register<N extends EndpointName>(router: Router, deps: Deps, name: N, r
 
 export function route<N extends EndpointName>(router: Router, deps: Deps, name: N, handler: Handler<N>): void {
   if (endpoints[name].auth === 'public') throw new Error(`${name} is public: use publicRoute`);
+  if (endpoints[name].auth === 'appKey') throw new Error(`${name} is authenticated by the app key: see features/ingest`);
   register(router, deps, name, handler, false);
 }
 

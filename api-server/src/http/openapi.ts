@@ -1,6 +1,13 @@
 /** The OpenAPI document, generated from the shared endpoint table (served at /api/openapi.json). */
 import { z } from 'zod';
-import { KoBody, endpoints } from '@gd/shared';
+import { APP_KEY_HEADER, KoBody, endpoints, type Endpoint } from '@gd/shared';
+
+/** Query parameters of an endpoint with a `query` object schema, one per property. */
+function queryParameters(e: Endpoint): object[] {
+  if (!(e.query instanceof z.ZodObject)) return [];
+  const json = z.toJSONSchema(e.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, object>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema }));
+}
 
 export function openApiDocument(): object {
   const paths: Record<string, Record<string, object>> = {};
@@ -13,7 +20,8 @@ export function openApiDocument(): object {
       operationId: name,
       summary: e.summary,
       'x-permission': e.auth,
-      parameters: params,
+      parameters: [...params, ...queryParameters(e as Endpoint)],
+      ...(e.auth === 'appKey' ? { security: [{ appKey: [] }] } : {}),
       ...request,
       responses: {
         200: { description: 'OK', content: { 'application/json': { schema: z.toJSONSchema(z.object({ status: z.literal('OK'), ...e.response }), { unrepresentable: 'any' }) } } },
@@ -21,5 +29,6 @@ export function openApiDocument(): object {
       },
     };
   }
-  return { openapi: '3.1.0', info: { title: 'Growthdeck API', version: '1' }, servers: [{ url: '/api' }], paths };
+  return { openapi: '3.1.0', info: { title: 'Growthdeck API', version: '1' }, servers: [{ url: '/api' }], paths,
+    components: { securitySchemes: { appKey: { type: 'apiKey', in: 'header', name: APP_KEY_HEADER } } } };
 }

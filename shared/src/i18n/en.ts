@@ -2,6 +2,8 @@
  * English catalogue: the source of the typed i18n keys. Every other catalogue must have the same
  * shape (checked by the compiler through `Catalogue`).
  */
+import { behaviourEn } from './behaviour/en.ts';
+
 export const en = {
   app: { name: 'Growthdeck', tagline: 'Acquisition, analytics and engagement for mobile apps' },
   area: {
@@ -927,7 +929,8 @@ export const en = {
       show: 'Show {{name}} on the canvas',
     },
   },
+  ...behaviourEn,
 };
 
-type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+export type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 export type Catalogue = Widen<typeof en>;

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { behaviourEs } from './behaviour/es.ts';
 
 export const es: Catalogue = {
   app: { name: 'Growthdeck', tagline: 'Adquisición, analítica y engagement para apps móviles' },
@@ -925,4 +926,5 @@ export const es: Catalogue = {
       show: 'Mostrar {{name}} en el lienzo',
     },
   },
+  ...behaviourEs,
 };

@@ -4,8 +4,10 @@
  * (i18next `fallbackLng: 'en'`). Translators fill this object; the compiler checks its keys.
  */
 import type { Catalogue } from './en.ts';
+import { behaviourTo } from './behaviour/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
   language: { en: 'Lea faka-Pilitānia', es: 'Lea faka-Sipeini', to: 'Lea faka-Tonga' },
+  ...behaviourTo,
 };

@@ -3,3 +3,4 @@ export * from './auth.ts';
 export * from './account.ts';
 export * from './docs.ts';
 export * from './journeys.ts';
+export * from './ingest.ts';

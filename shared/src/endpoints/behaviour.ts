@@ -1,0 +1,3 @@
+/** Behaviour analytics endpoints: people, events, the event catalogue and explore. */
+export const behaviourEndpoints = {
+} as const;
