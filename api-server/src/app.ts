@@ -15,6 +15,7 @@ import { accountRoutes } from './features/accounts/routes.ts';
 import { appRoutes } from './features/apps/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
+import { ingestRouter } from './features/ingest/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -30,6 +31,9 @@ export function createApp(deps: Deps): express.Express {
     res.setHeader('X-Frame-Options', 'DENY');
     next();
   });
+
+  // Ingestion first: app-key auth, its own body limit and CORS, no cookies or CSRF.
+  app.use('/api/ingest', ingestRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST }));
 
   const api = express.Router();
   api.use((_req, res, next) => {

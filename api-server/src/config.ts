@@ -20,6 +20,9 @@ const Config = z.object({
   /** The sync server as the API reaches it when it runs as its own process (docker-compose). */
   SYNC_URL: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Ingestion rate limit per app key and API process: requests per second, and the burst. */
+  INGEST_RATE_PER_SECOND: z.coerce.number().positive().default(1000),
+  INGEST_RATE_BURST: z.coerce.number().int().positive().default(2000),
 });
 export type Config = z.infer<typeof Config>;
 

@@ -52,3 +52,15 @@ export async function tx<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promi
     client.release();
   }
 }
+
+/** `tx`, run again (up to `attempts` times) when it fails with one of the SQLSTATE `codes`: a lost race, not a bug. */
+export async function retryingTx<T>(db: Db, fn: (client: DbClient) => Promise<T>, codes: ReadonlySet<string>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await tx(db, fn);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= attempts || !code || !codes.has(code)) throw error;
+    }
+  }
+}

@@ -20,7 +20,7 @@ export function openApiDocument(): object {
       operationId: name,
       summary: e.summary,
       'x-permission': e.auth,
-      parameters: [...params, ...queryParameters(e as Endpoint)],
+      parameters: [...params, ...queryParameters(e)],
       ...(e.auth === 'appKey' ? { security: [{ appKey: [] }] } : {}),
       ...request,
       responses: {

@@ -94,3 +94,21 @@ export async function registerAccount(api: { url: string }, plan = 'growth') {
   });
   return { client, email, userId: user.id, accountId: user.accountId };
 }
+
+/** Creates an app in the client's account; answers its id and ingestion key. */
+export async function createTestApp(client: TestClient, input: { name?: string; os?: string; timezone?: string } = {}) {
+  const { app } = await client.ok<{ app: { id: string; appKey: string; timezone: string } }>('createApp', {
+    name: input.name ?? `App ${randomBytes(3).toString('hex')}`, os: input.os ?? 'Android', timezone: input.timezone ?? 'UTC',
+  });
+  return app;
+}
+
+/** Calls an ingestion endpoint with an app key, as an SDK would (no cookies). */
+export async function ingest(api: { url: string }, appKey: string | null, name: 'ingestBatch' | 'ingestIdentify' | 'ingestProfile', body: unknown): Promise<ApiAnswer> {
+  const res = await fetch(`${api.url}/api${endpoints[name].path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(appKey === null ? {} : { 'x-app-key': appKey }) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { httpStatus: res.status, body: (await res.json()) as ApiAnswer['body'] };
+}

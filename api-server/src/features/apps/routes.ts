@@ -5,6 +5,7 @@ import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
 import { isUuid } from '../../http/validate.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { tx } from '../../db/pool.ts';
 import { randomToken } from '../auth/secrets.ts';
 import * as repo from './repository.ts';
 
@@ -31,7 +32,14 @@ export function appRoutes(router: Router, deps: Deps): void {
   });
 
   route(router, deps, 'updateApp', async ({ principal, app, body }) => {
-    const updated = await uniquely(() => repo.updateApp(db, principal.account.id, app.id, body), nameTaken);
+    // A new time zone moves event days: the daily rollup is rebuilt with the app row, in one transaction.
+    // (Ingestion caches an app's key and zone for up to 10 s, so a batch racing the change can still
+    // count a few events on old-zone days; the rebuild function can be run again to repair that.)
+    const updated = await uniquely(() => tx(db, async (client) => {
+      const saved = await repo.updateApp(client, principal.account.id, app.id, body);
+      if (saved && saved.timezone !== app.timezone) await client.query('SELECT gd_rebuild_event_rollup($1)', [app.id]);
+      return saved;
+    }), nameTaken);
     if (!updated.ok) return updated;
     return updated.value ? ok({ app: updated.value }) : fail(ErrorCode.NOT_EXIST, 'App not found');
   });

@@ -1,0 +1,161 @@
+/**
+ * The ingestion API under /api/ingest/v1 (contract: shared/src/schemas/ingest.ts). Authenticated
+ * by the app key in `X-App-Key`, never by cookies: no CSRF check, and CORS open to any origin so
+ * the web SDK works from the customer's site. Its own JSON limit (INGEST_LIMITS.maxBodyBytes).
+ *
+ * Keys are cached for KEY_CACHE_MS per process, so a rotated key stops working within that time.
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import {
+  APP_KEY_HEADER, ErrorCode, INGEST_LIMITS, IdentifyRequest, IngestBatch, ProfileRequest, endpoints, fail, isBuiltInEvent,
+  type Result,
+} from '@gd/shared';
+import type { z } from 'zod';
+import type { Deps } from '../../http/context.ts';
+import { sendFailure, sendKo, sendOk } from '../../http/respond.ts';
+import { parseWith } from '../../http/validate.ts';
+import { retryingTx, type DbClient } from '../../db/pool.ts';
+import { monthsOf, prepareEvents, prepareInteractions } from './prepare.ts';
+import {
+  applyBuiltInEffects, ensureMonthPartitions, findAppByKey, insertEvents, insertInteractions, recordEventNames, upsertDevice,
+  type IngestApp,
+} from './repository.ts';
+import { identify, setTags, updateProfile } from './profiles.ts';
+import { TokenBuckets } from './rateLimit.ts';
+
+const KEY_CACHE_MS = 10_000;
+/** Deadlock, serialization failure, or a unique key (a customer id) taken by a concurrent identify. */
+const LOST_RACE = new Set(['40P01', '40001', '23505']);
+
+export interface IngestOptions { ratePerSecond: number; rateBurst: number }
+
+export function ingestRouter(deps: Deps, options: IngestOptions): Router {
+  const router = express.Router();
+  const keys = new Map<string, { app: IngestApp | null; until: number }>();
+  const partitions = new Set<string>();
+  const knownNames = new Map<string, Set<string>>();
+  const buckets = new TokenBuckets({ perSecond: options.ratePerSecond, burst: options.rateBurst });
+
+  router.use((req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', `content-type, ${APP_KEY_HEADER}`);
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.method === 'OPTIONS') return void res.status(204).end();
+    next();
+  });
+  router.use(express.json({ limit: INGEST_LIMITS.maxBodyBytes, type: ['application/json', 'text/plain'] }));
+
+  async function appFor(req: Request): Promise<Result<IngestApp>> {
+    const key = req.get(APP_KEY_HEADER);
+    if (!key) return fail(ErrorCode.API_KEY_MISSING, `The ${APP_KEY_HEADER} header is missing`);
+    const now = Date.now();
+    let cached = keys.get(key);
+    if (!cached || cached.until < now) {
+      if (keys.size > 10_000) keys.clear();
+      cached = { app: await findAppByKey(deps.db, key), until: now + KEY_CACHE_MS };
+      keys.set(key, cached);
+    }
+    if (!cached.app) return fail(ErrorCode.API_KEY_INVALID, 'Unknown app key');
+    return { ok: true, value: cached.app };
+  }
+
+  async function ensurePartitions(times: Date[]): Promise<void> {
+    const missing = monthsOf(times).filter((m) => !partitions.has(m));
+    if (missing.length === 0) return;
+    const first = missing[0] as string, last = missing[missing.length - 1] as string;
+    await ensureMonthPartitions(deps.db, new Date(`${first}-01T00:00:00Z`), new Date(`${last}-01T00:00:00Z`));
+    for (const m of missing) partitions.add(m);
+  }
+
+  /** One endpoint: key, rate limit, body schema, then `work` in a transaction retried on a lost race. */
+  function handle<S extends z.ZodType, T>(name: 'ingestBatch' | 'ingestIdentify' | 'ingestProfile', schema: S,
+    work: (app: IngestApp, body: z.output<S>, req: Request) => Promise<Result<T>>) {
+    router.post(endpoints[name].path.replace('/ingest', ''), async (req: Request, res: Response) => {
+      try {
+        const app = await appFor(req);
+        if (!app.ok) return sendFailure(res, app);
+        const wait = buckets.take(app.value.id);
+        if (wait > 0) {
+          res.setHeader('Retry-After', String(wait));
+          return sendKo(res, ErrorCode.NO_PERMISSION, 'Rate limit of this app key exceeded: retry later', undefined, 429);
+        }
+        const body = parseWith(schema, req.body ?? {});
+        if (!body.ok) return sendFailure(res, body);
+        const result = await work(app.value, body.value, req);
+        if (!result.ok) return sendFailure(res, result);
+        sendOk(res, result.value as object);
+      } catch (error) {
+        deps.log.error({ err: error, path: req.path }, 'ingestion failed');
+        sendKo(res, ErrorCode.DATABASE_ERROR, 'Could not store the data: retry later', undefined, 503);
+      }
+    });
+  }
+
+  const inTx = <T>(fn: (client: DbClient) => Promise<T>) => retryingTx(deps.db, fn, LOST_RACE);
+
+  handle('ingestBatch', IngestBatch, async (app, body, req) => {
+    const receivedAt = new Date();
+    const events = prepareEvents(body.events, receivedAt);
+    const interactions = prepareInteractions(body.interactions, receivedAt);
+    await ensurePartitions([...events.rows.map((r) => r.time), ...interactions.rows.map((r) => r.time)]);
+    const names = knownNames.get(app.id) ?? new Set<string>();
+    knownNames.set(app.id, names);
+    const newNames = [...new Set(events.rows.map((r) => r.name))].filter((n) => !isBuiltInEvent(n) && !names.has(n));
+    const stored = await inTx(async (client) => {
+      const device = await upsertDevice(client, app.id, body.device, req.ip ?? null, receivedAt);
+      const ctx = {
+        appId: app.id, timezone: app.timezone, personId: device.personId, deviceId: device.deviceId, receivedAt,
+        country: body.device.country ?? null, os: body.device.os ?? null, appVersion: body.device.appVersion ?? null,
+      };
+      const fresh = await insertEvents(client, ctx, events.rows);
+      await applyBuiltInEffects(client, ctx, events.rows.filter((r) => fresh.has(r.clientId)));
+      await recordEventNames(client, app.id, newNames, receivedAt);
+      const freshInteractions = await insertInteractions(client, ctx, interactions.rows);
+      return { fresh, freshInteractions };
+    });
+    for (const n of newNames) names.add(n);
+    const split = <R extends { clientId: string }>(rows: R[], fresh: Set<string>, repeated: string[]) => ({
+      accepted: rows.filter((r) => fresh.has(r.clientId)).map((r) => r.clientId),
+      duplicates: [...rows.filter((r) => !fresh.has(r.clientId)).map((r) => r.clientId), ...repeated],
+    });
+    const e = split(events.rows, stored.fresh, events.repeated);
+    const i = split(interactions.rows, stored.freshInteractions, interactions.repeated);
+    return {
+      ok: true,
+      value: {
+        ...e, rejected: events.rejected, clamped: events.clamped,
+        interactions: { ...i, rejected: interactions.rejected },
+      },
+    };
+  });
+
+  handle('ingestIdentify', IdentifyRequest, async (app, body, req) => {
+    const now = new Date();
+    const outcome = await inTx(async (client) => {
+      const result = await identify(client, app.id, body.device, body.customerId, req.ip ?? null, now);
+      if (body.profile) await updateProfile(client, app.id, result.personId, body.profile, now);
+      return result;
+    });
+    return { ok: true, value: outcome };
+  });
+
+  handle('ingestProfile', ProfileRequest, async (app, body, req) => {
+    const now = new Date();
+    const value = await inTx(async (client) => {
+      const device = await upsertDevice(client, app.id, body.device, req.ip ?? null, now);
+      if (body.profile) await updateProfile(client, app.id, device.personId, body.profile, now);
+      const tags = body.tags ? await setTags(client, app.id, device.personId, body.tags, now) : { applied: [], rejected: [] };
+      return { personId: device.personId, tags };
+    });
+    return { ok: true, value };
+  });
+
+  router.use((error: { type?: string }, req: Request, res: Response, next: (e?: unknown) => void) => {
+    if (error.type === 'entity.too.large') return sendKo(res, ErrorCode.MANDATORY, `Body too large: at most ${INGEST_LIMITS.maxBodyBytes} bytes; send smaller batches`, undefined, 413);
+    if (error.type === 'entity.parse.failed') return sendKo(res, ErrorCode.MANDATORY, 'Malformed JSON body', undefined, 400);
+    next(error);
+  });
+  return router;
+}
