@@ -15,6 +15,7 @@ import { accountRoutes } from './features/accounts/routes.ts';
 import { appRoutes } from './features/apps/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
+import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 
 export const JSON_LIMIT = '100kb';
@@ -49,6 +50,7 @@ export function createApp(deps: Deps): express.Express {
   accountRoutes(api, deps);
   appRoutes(api, deps);
   journeyRoutes(api, deps);
+  peopleRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

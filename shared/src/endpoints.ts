@@ -15,6 +15,7 @@ import {
 } from './schemas/index.ts';
 
 import { behaviourEndpoints } from './endpoints/behaviour.ts';
+import { peopleEndpoints } from './endpoints/people.ts';
 import { ingestEndpoints } from './endpoints/ingest.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
@@ -69,6 +70,7 @@ export const endpoints = {
   launchJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/launch', summary: 'Validate the live document and commit it as the next immutable version', auth: { or: ['ui:journey.launch', 'ui:journey.launch:owner'] }, response: { journey: JourneySummary, version: z.number().int() } }),
   stopJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/stop', summary: 'Stop a live journey', auth: { or: ['ui:journey.stop', 'ui:journey.stop:owner'] }, response: { journey: JourneySummary } }),
   ...behaviourEndpoints,
+  ...peopleEndpoints,
   ...ingestEndpoints,
 } as const;
 

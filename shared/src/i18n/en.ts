@@ -3,6 +3,7 @@
  * shape (checked by the compiler through `Catalogue`).
  */
 import { behaviourEn } from './behaviour/en.ts';
+import { peopleEn } from './people/en.ts';
 
 export const en = {
   app: { name: 'Growthdeck', tagline: 'Acquisition, analytics and engagement for mobile apps' },
@@ -930,6 +931,7 @@ export const en = {
     },
   },
   ...behaviourEn,
+  ...peopleEn,
 };
 
 export type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.ts';
 import { behaviourEs } from './behaviour/es.ts';
+import { peopleEs } from './people/es.ts';
 
 export const es: Catalogue = {
   app: { name: 'Growthdeck', tagline: 'Adquisición, analítica y engagement para apps móviles' },
@@ -927,4 +928,5 @@ export const es: Catalogue = {
     },
   },
   ...behaviourEs,
+  ...peopleEs,
 };

@@ -4,3 +4,4 @@ export * from './account.ts';
 export * from './docs.ts';
 export * from './journeys.ts';
 export * from './ingest.ts';
+export * from './people.ts';
