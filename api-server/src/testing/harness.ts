@@ -112,3 +112,17 @@ export async function ingest(api: { url: string }, appKey: string | null, name: 
   });
   return { httpStatus: res.status, body: (await res.json()) as ApiAnswer['body'] };
 }
+
+/** Invites a user with one of the account's built-in roles and signs them in; answers their client. */
+export async function addMember(api: TestApi, owner: TestClient, builtIn: string): Promise<TestClient & { userId: string }> {
+  const { roles } = await owner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
+  const role = roles.find((r) => r.builtIn === builtIn);
+  if (!role) throw new Error(`no built-in role ${builtIn}`);
+  const email = uniqueEmail(builtIn);
+  await owner.ok('addUser', { name: builtIn, email, roleId: role.id });
+  const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)?.[1] ?? '');
+  const client = new TestClient(api.url);
+  const { user } = await client.ok<{ user: { id: string } }>('autoLogin', { token });
+  await client.ok('changePassword', { newPassword: STRONG_PASSWORD });
+  return Object.assign(client, { userId: user.id });
+}

@@ -1,23 +1,14 @@
 /** The API enforces each role's capabilities and the app's own restrictions. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@gd/shared';
-import { STRONG_PASSWORD, TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../testing/harness.ts';
+import { addMember, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../testing/harness.ts';
 
 let api: TestApi;
 let owner: Awaited<ReturnType<typeof registerAccount>>;
 let roles: { id: string; builtIn: string | null; name: string }[];
 let appId: string;
 
-async function member(builtIn: string): Promise<TestClient & { userId: string }> {
-  const email = uniqueEmail(builtIn);
-  const role = roles.find((r) => r.builtIn === builtIn)!;
-  await owner.client.ok('addUser', { name: builtIn, email, roleId: role.id });
-  const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)![1]!);
-  const client = new TestClient(api.url);
-  const { user } = await client.ok<{ user: { id: string } }>('autoLogin', { token });
-  await client.ok('changePassword', { newPassword: STRONG_PASSWORD });
-  return Object.assign(client, { userId: user.id });
-}
+const member = (builtIn: string) => addMember(api, owner.client, builtIn);
 
 beforeAll(async () => {
   api = await startTestApi();

@@ -1,0 +1,27 @@
+/** English texts of /manage/tags. */
+export const tagsEn = {
+  tags: {
+    description: 'Typed values you keep about the people of {{app}} (user tags) and labels for its audiences (audience tags).',
+    descriptionNoApp: 'Typed values you keep about people (user tags) and labels for audiences (audience tags).',
+    add: 'New tag',
+    addTitle: 'Create a tag',
+    editTitle: 'Edit tag',
+    created: 'Tag created.',
+    deleteTitle: 'Delete this tag?',
+    deleteBody: '{{name}} and the values of {{count}} people will be deleted. Segments that use it will stop matching.',
+    deleted: 'Tag deleted.',
+    emptyTitle: 'No tags yet',
+    emptyBody: 'Apps set user tags through the SDK (setProfile with tags), or create one here to use it in segments and imports.',
+    noView: 'Your role does not include the tags of this app.',
+    kindFilter: 'Kind',
+    all: 'All',
+    people: 'People with a value',
+    typeLocked: 'People already have values: the type can no longer change.',
+    namePlaceholder: 'loyalty_level',
+    descriptionPlaceholder: 'What the value means and who sets it',
+    kind: { user_tag: 'User tag', audience_tag: 'Audience tag' },
+    kindHint: { user_tag: 'A value per person, set by your app or an import', audience_tag: 'A label on audiences' },
+    valueType: { text: 'Text', number: 'Number', date: 'Date' },
+    fields: { name: 'Name', kind: 'Kind', valueType: 'Type', description: 'Description', updated: 'Updated' },
+  },
+};
