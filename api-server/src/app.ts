@@ -17,6 +17,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
+import { tagRoutes } from './features/tags/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -50,6 +51,7 @@ export function createApp(deps: Deps): express.Express {
   accountRoutes(api, deps);
   appRoutes(api, deps);
   journeyRoutes(api, deps);
+  tagRoutes(api, deps);
   peopleRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));

@@ -17,6 +17,7 @@ import {
 import { behaviourEndpoints } from './endpoints/behaviour.ts';
 import { peopleEndpoints } from './endpoints/people.ts';
 import { ingestEndpoints } from './endpoints/ingest.ts';
+import { tagEndpoints } from './endpoints/tags.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 import { ep, none } from './endpoints/define.ts';
@@ -72,6 +73,7 @@ export const endpoints = {
   ...behaviourEndpoints,
   ...peopleEndpoints,
   ...ingestEndpoints,
+  ...tagEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

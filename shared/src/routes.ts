@@ -61,7 +61,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/products/skudo', 'products', 'skudo'),
 
   r('/manage/events', 'manage', 'manageEvents'),
-  r('/manage/tags', 'manage', 'tags'),
+  r('/manage/tags', 'manage', 'tags', true),
   r('/manage/import-task', 'manage', 'importTask'),
   r('/manage/integrations', 'manage', 'integrations'),
   r('/manage/communication-parameters', 'manage', 'communicationParameters'),

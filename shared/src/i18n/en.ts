@@ -3,6 +3,7 @@
  * shape (checked by the compiler through `Catalogue`).
  */
 import { behaviourEn } from './behaviour/en.ts';
+import { tagsEn } from './tags/en.ts';
 import { peopleEn } from './people/en.ts';
 
 export const en = {
@@ -931,6 +932,7 @@ export const en = {
     },
   },
   ...behaviourEn,
+  ...tagsEn,
   ...peopleEn,
 };
 

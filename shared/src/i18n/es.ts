@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.ts';
 import { behaviourEs } from './behaviour/es.ts';
+import { tagsEs } from './tags/es.ts';
 import { peopleEs } from './people/es.ts';
 
 export const es: Catalogue = {
@@ -928,5 +929,6 @@ export const es: Catalogue = {
     },
   },
   ...behaviourEs,
+  ...tagsEs,
   ...peopleEs,
 };

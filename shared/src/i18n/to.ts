@@ -5,11 +5,13 @@
  */
 import type { Catalogue } from './en.ts';
 import { behaviourTo } from './behaviour/to.ts';
+import { tagsTo } from './tags/to.ts';
 import { peopleTo } from './people/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
   language: { en: 'Lea faka-Pilitānia', es: 'Lea faka-Sipeini', to: 'Lea faka-Tonga' },
   ...behaviourTo,
+  ...tagsTo,
   ...peopleTo,
 };
