@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{shared,api-server,sync-server,client}/src/**/*.test.{ts,tsx}'],
+          include: ['{shared,api-server,sync-server,client,sdk-web}/src/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', '**/*.sync.test.ts', '**/node_modules/**'],
         },
       },
