@@ -12,6 +12,7 @@ import { csrfProtection } from './http/csrf.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { HttpFailure, sendKo } from './http/respond.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
 import { appRoutes } from './features/apps/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
@@ -51,6 +52,7 @@ export function createApp(deps: Deps): express.Express {
   accountRoutes(api, deps);
   appRoutes(api, deps);
   journeyRoutes(api, deps);
+  analyticsRoutes(api, deps);
   tagRoutes(api, deps);
   peopleRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));

@@ -1,3 +1,45 @@
-/** Behaviour analytics endpoints: people, events, the event catalogue and explore. */
+/**
+ * Behaviour analytics endpoints: events, the event catalogue and explore (people has its own
+ * table in ./people.ts). Query strings are parsed with the `query` schemas (schemas/behaviour.ts).
+ */
+import {
+  AnalyticsRangeQuery, EventCatalogueAnswer, EventDefinition, EventDefinitionUpdate, EventListAnswer, EventPropertiesAnswer,
+  EventPropertiesQuery, EventTrendAnswer, EventTrendQuery, ExploreAnswer, ExploreQuery,
+} from '../schemas/behaviour.ts';
+import { ep } from './define.ts';
+
+const EVENTS_SCREENS = { or: ['route:/behavior/events', 'route:/behavior/explore'] } as const;
+
 export const behaviourEndpoints = {
+  listEvents: ep({
+    method: 'GET', path: '/apps/:appId/events', auth: 'route:/behavior/events', query: AnalyticsRangeQuery, response: EventListAnswer,
+    summary: 'Every event name seen in the range with events, distinct people, revenue and the previous period\'s events (query: startDay, endDay as YYYY-MM-DD in the app\'s time zone; default the last 7 days)',
+  }),
+  eventTrend: ep({
+    method: 'GET', path: '/apps/:appId/events/trend', auth: EVENTS_SCREENS, query: EventTrendQuery, response: EventTrendAnswer,
+    summary: 'Events and distinct people of one event per time group (query: name, startDay, endDay, timeGroup=hour|day|week|month)',
+  }),
+  eventProperties: ep({
+    method: 'GET', path: '/apps/:appId/events/properties', auth: EVENTS_SCREENS, query: EventPropertiesQuery, response: EventPropertiesAnswer,
+    summary: 'Top properties of one event with their top values, over at most the latest 100,000 events of the range (query: name, startDay, endDay)',
+  }),
+  explore: ep({
+    method: 'GET', path: '/apps/:appId/explore', auth: 'route:/behavior/explore', query: ExploreQuery, response: ExploreAnswer,
+    summary:
+      'One metric of one event per time group. Query: event (name, required); metric=events|people|revenue|eventsPerPerson (default events); ' +
+      'startDay, endDay (YYYY-MM-DD in the app\'s time zone, both or neither; default the last 7 days; at most 366 days); ' +
+      'timeGroup=hour|day|week|month (default day); breakdown=source|country|os|appVersion|property (optional; top 10 values + __other__, ' +
+      'missing values __empty__); property (the property name, only with breakdown=property); compare=true|false (previous period). ' +
+      'events and revenue by day/week/month with no breakdown or a source/country/os/appVersion breakdown come from the daily rollup ' +
+      '(answer source "rollup"); people, eventsPerPerson, hour and property breakdowns read the events table (source "events"). ' +
+      'Example: /api/apps/<appId>/explore?event=purchase&startDay=2026-01-01&endDay=2026-01-30&timeGroup=day&breakdown=country',
+  }),
+  listEventDefinitions: ep({
+    method: 'GET', path: '/apps/:appId/event-definitions', auth: { or: ['route:/manage/events', 'route:/behavior/events', 'route:/behavior/explore'] }, response: EventCatalogueAnswer,
+    summary: 'The event catalogue: custom events (label, conversion type, hidden) and the built-in events with their labels',
+  }),
+  updateEventDefinition: ep({
+    method: 'PUT', path: '/apps/:appId/event-definitions/:eventName', auth: 'api:events.edit', request: EventDefinitionUpdate, response: { definition: EventDefinition },
+    summary: 'Change the label, conversion type or hidden flag of a custom event (built-in events are not editable)',
+  }),
 } as const;

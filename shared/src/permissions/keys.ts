@@ -55,11 +55,13 @@ export const OWNER_VARIANTS = {
   rule: ['clone', 'delete', 'edit'],
 } as const satisfies { [R in keyof typeof UI_ACTIONS]?: readonly (typeof UI_ACTIONS)[R][number][] };
 
-/** API-level keys: account administration that has no single screen. */
+/** API-level keys: account administration and app settings that have no single screen action. */
 export const API_KEYS = {
   'api:account.roles': 'write',
   'api:account.edit': 'write',
   'api:account.plan': 'write',
+  /** Editing the custom event catalogue (/manage/events): labels, conversion types, hidden flags. */
+  'api:events.edit': 'write',
 } as const satisfies Record<string, Access>;
 
 type UiKeyOf<R extends keyof typeof UI_ACTIONS> = `ui:${R}.${(typeof UI_ACTIONS)[R][number]}`;

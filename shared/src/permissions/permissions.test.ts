@@ -34,6 +34,8 @@ const MATRIX: Record<string, string> = {
   'api:account.plan':               'YYnnnnnnYnnn',
   'ui:app.new':                     'YYnnnnnnYnnn',
   'ui:app.edit':                    'YYYYYnnnYnnn',
+  'api:events.edit':                'YYYYYnnnYnnn',
+  'route:/manage/events':           'YYYYYYYnYYnn',
   'ui:app.delete':                  'YYnnnnnnYnnn',
   'ui:accountUsers.view':           'YYYYYYYnYYnn',
   'ui:accountUsers.add':            'YYnnnnnnYnnn',

@@ -21,6 +21,9 @@
  * - Eat out: an external reader of the main and acquisition screens.
  * - No paid: an account without a paid plan; only its user screens, to pick a plan.
  * Every role reads the user screens (/user/...), which show only the user's own data.
+ * App settings (ui:app.edit) and the app's event catalogue (api:events.edit, /manage/events) go
+ * together: Client, Admin, Manager, Client P. manager and Agency edit both (through ALL and
+ * MANAGER); Author, Analyst and Provider only read the catalogue, as they read the app settings.
  */
 import { UserType, type UserTypeValue } from '../enums.ts';
 import { PERMISSIONS, type PermissionKey } from './keys.ts';

@@ -6,3 +6,4 @@ export * from './journeys.ts';
 export * from './ingest.ts';
 export * from './tags.ts';
 export * from './people.ts';
+export * from './behaviour.ts';

@@ -1,0 +1,220 @@
+/**
+ * Behaviour analytics (/behavior/events, /behavior/explore) and the custom event catalogue
+ * (/manage/events): query and answer schemas.
+ *
+ * Ranges follow dateRange.ts: `startDay`..`endDay` (both included) are days in the app's time zone
+ * (`apps.timezone`). When a query gives neither, the API uses the default range (the last 7 days
+ * including today in that time zone). Ranges longer than ANALYTICS_LIMITS.maxRangeDays are refused.
+ *
+ * Buckets (SPEC.md section 9): `hour` groups by the hour of the day in the app's time zone, 24
+ * buckets labelled HH:00 (a range of several days adds the same hour of each day up: an hour-of-day
+ * profile); `day`, `week` (ISO weeks, from Monday) and `month` are labelled with the YYYY-MM-DD day
+ * their bucket starts on, clipped to the range (a week that began before `startDay` is labelled
+ * `startDay`), so every bucket covers only days of the range.
+ *
+ * The previous period is the range of the same length that ends the day before `startDay`. Its
+ * values are aligned with the current buckets by shifting its days forward by the range length.
+ *
+ * Missing values of a breakdown dimension are EMPTY_SENTINEL (shown as "(empty)"); values past
+ * the top ANALYTICS_LIMITS.breakdownTop are added up under OTHER_SENTINEL.
+ */
+import { z } from 'zod';
+import { TimeGroup } from '../enums.ts';
+import { DateString } from '../formats.ts';
+import { BUILT_IN_EVENT_KEYS, ConversionType } from '../behaviour/events.ts';
+
+export const ANALYTICS_LIMITS = {
+  /** Longest range a query may ask for, in days (both ends included). */
+  maxRangeDays: 366,
+  /** Breakdown values shown one by one; the rest are added up under OTHER_SENTINEL. */
+  breakdownTop: 10,
+  /** Event properties are computed over at most this many of the latest rows of the range. */
+  propertySample: 100_000,
+  /** Properties listed for one event, and values listed per property. */
+  topProperties: 20,
+  topValues: 10,
+  /** Longest custom event label. */
+  maxLabelLength: 100,
+} as const;
+
+/** Whole days from `startDay` to `endDay`, both included. */
+export function rangeLength(startDay: string, endDay: string): number {
+  return Math.round((Date.parse(`${endDay}T00:00:00Z`) - Date.parse(`${startDay}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/** Query-string booleans: `true`/`1` and `false`/`0` (a real boolean is accepted too). */
+export const QueryFlag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')]);
+
+/** An event name as it was sent (the ingestion rules apply to custom names; built-in ones are gd_...). */
+export const EventNameParam = z.string().trim().min(1).max(64);
+
+const rangeFields = {
+  startDay: DateString.optional(),
+  endDay: DateString.optional(),
+  timeGroup: TimeGroup.default('day'),
+};
+
+/** Both days or neither; start not after end; at most maxRangeDays days. */
+function checkRange(value: { startDay?: string | undefined; endDay?: string | undefined }, ctx: z.RefinementCtx): void {
+  const { startDay, endDay } = value;
+  if ((startDay === undefined) !== (endDay === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [startDay === undefined ? 'startDay' : 'endDay'], message: 'Give both startDay and endDay, or neither for the last 7 days' });
+    return;
+  }
+  if (startDay === undefined || endDay === undefined) return;
+  if (startDay > endDay) ctx.addIssue({ code: 'custom', path: ['endDay'], message: 'startDay must not be after endDay' });
+  else if (rangeLength(startDay, endDay) > ANALYTICS_LIMITS.maxRangeDays) {
+    ctx.addIssue({ code: 'custom', path: ['endDay'], message: `A range may cover at most ${ANALYTICS_LIMITS.maxRangeDays} days` });
+  }
+}
+
+export const AnalyticsRangeQuery = z.object(rangeFields).superRefine(checkRange);
+export type AnalyticsRangeQuery = z.infer<typeof AnalyticsRangeQuery>;
+
+/** A resolved range as the answers echo it. */
+export const ResolvedRange = z.object({ startDay: z.string(), endDay: z.string(), timeGroup: TimeGroup });
+export type ResolvedRange = z.infer<typeof ResolvedRange>;
+export const DayRange = z.object({ startDay: z.string(), endDay: z.string() });
+export type DayRange = z.infer<typeof DayRange>;
+
+// ---- /behavior/events ----
+
+export const EventSummary = z.object({
+  name: z.string(),
+  builtIn: z.boolean(),
+  /** The custom label from the catalogue (built-in events are labelled by the i18n catalogues). */
+  label: z.string().nullable(),
+  hidden: z.boolean(),
+  events: z.number(),
+  /** Distinct people who sent it in the range. */
+  people: z.number(),
+  revenue: z.number(),
+  /** Events in the previous period of the same length. */
+  previousEvents: z.number(),
+});
+export type EventSummary = z.infer<typeof EventSummary>;
+
+export const EventListAnswer = {
+  range: ResolvedRange,
+  previous: DayRange,
+  events: z.array(EventSummary),
+};
+
+export const EventTrendQuery = z.object({ ...rangeFields, name: EventNameParam }).superRefine(checkRange);
+export type EventTrendQuery = z.infer<typeof EventTrendQuery>;
+
+export const EventTrendAnswer = {
+  range: ResolvedRange,
+  buckets: z.array(z.string()),
+  events: z.array(z.number()),
+  people: z.array(z.number()),
+};
+
+export const EventPropertiesQuery = EventTrendQuery;
+export type EventPropertiesQuery = EventTrendQuery;
+
+export const PropertyValueCount = z.object({
+  /** The value as text (EMPTY_SENTINEL for null or ""; arrays and objects as JSON). */
+  value: z.string(),
+  count: z.number(),
+});
+export const EventProperty = z.object({
+  name: z.string(),
+  /** Sampled events that carry the property. */
+  count: z.number(),
+  /** Distinct values among the sampled events. */
+  distinct: z.number(),
+  values: z.array(PropertyValueCount),
+});
+export type EventProperty = z.infer<typeof EventProperty>;
+
+export const EventPropertiesAnswer = {
+  range: ResolvedRange,
+  /** Events the figures were computed over (the latest ones of the range, at most sampleLimit). */
+  sampled: z.number(),
+  sampleLimit: z.number(),
+  properties: z.array(EventProperty),
+};
+
+// ---- /behavior/explore ----
+
+export const ExploreMetric = z.enum(['events', 'people', 'revenue', 'eventsPerPerson']);
+export type ExploreMetric = z.infer<typeof ExploreMetric>;
+/** Row dimensions kept by the rollup, plus a property of the event. */
+export const ExploreBreakdown = z.enum(['source', 'country', 'os', 'appVersion', 'property']);
+export type ExploreBreakdown = z.infer<typeof ExploreBreakdown>;
+
+export const ExploreQuery = z
+  .object({
+    ...rangeFields,
+    event: EventNameParam,
+    metric: ExploreMetric.default('events'),
+    breakdown: ExploreBreakdown.optional(),
+    /** The property name when `breakdown` is `property`. */
+    property: z.string().trim().min(1).max(64).optional(),
+    compare: QueryFlag.default(false),
+  })
+  .superRefine((value, ctx) => {
+    checkRange(value, ctx);
+    if (value.breakdown === 'property' && !value.property) ctx.addIssue({ code: 'custom', path: ['property'], message: 'Name the property to break down by' });
+    if (value.breakdown !== 'property' && value.property !== undefined) ctx.addIssue({ code: 'custom', path: ['property'], message: 'A property is given only with breakdown=property' });
+  });
+export type ExploreQuery = z.infer<typeof ExploreQuery>;
+
+export const ExploreSeries = z.object({
+  /** The breakdown value (EMPTY_SENTINEL, OTHER_SENTINEL), or null without a breakdown. */
+  key: z.string().nullable(),
+  /** One value per bucket. */
+  values: z.array(z.number()),
+  /** Over the whole range (distinct people over the range for `people`, not a sum of buckets). */
+  total: z.number(),
+  /** With `compare`: the previous period, aligned with the buckets. */
+  previous: z.array(z.number()).optional(),
+  previousTotal: z.number().optional(),
+});
+export type ExploreSeries = z.infer<typeof ExploreSeries>;
+
+export const ExploreAnswer = {
+  range: ResolvedRange,
+  previous: DayRange.nullable(),
+  /** Bucket labels: HH:00 for `hour`, else the YYYY-MM-DD day each bucket starts on. */
+  buckets: z.array(z.string()),
+  series: z.array(ExploreSeries),
+  /** Where the figures came from: the daily rollup or the events table. */
+  source: z.enum(['rollup', 'events']),
+};
+
+// ---- /manage/events ----
+
+export const EventDefinition = z.object({
+  name: z.string(),
+  label: z.string().nullable(),
+  conversionType: ConversionType.nullable(),
+  hidden: z.boolean(),
+  /** When the first event of this name arrived (null when only the rollup knows it). */
+  firstSeenAt: z.string().nullable(),
+});
+export type EventDefinition = z.infer<typeof EventDefinition>;
+
+export const BuiltInEventDefinition = z.object({
+  name: z.string(),
+  key: z.enum(BUILT_IN_EVENT_KEYS),
+  /** In the request's language (Accept-Language: Spanish for es, else English). */
+  label: z.string(),
+});
+export type BuiltInEventDefinition = z.infer<typeof BuiltInEventDefinition>;
+
+export const EventCatalogueAnswer = {
+  custom: z.array(EventDefinition),
+  builtIn: z.array(BuiltInEventDefinition),
+};
+
+/** A change of a custom event: only the fields given change; null clears label or conversion type. */
+export const EventDefinitionUpdate = z
+  .object({
+    label: z.string().trim().max(ANALYTICS_LIMITS.maxLabelLength).nullable().optional().transform((v) => (v === '' ? null : v)),
+    conversionType: ConversionType.nullable().optional(),
+    hidden: z.boolean().optional(),
+  })
+  .refine((v) => v.label !== undefined || v.conversionType !== undefined || v.hidden !== undefined, { message: 'Nothing to change: give label, conversionType or hidden' });
+export type EventDefinitionUpdate = z.infer<typeof EventDefinitionUpdate>;
