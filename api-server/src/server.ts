@@ -32,7 +32,11 @@ export async function openDatabase(config: Config, log: Logger): Promise<{ db: D
     log.info({ dir: config.DATA_DIR }, 'embedded database (PGlite) started');
   }
   usePreparedStatements(embedded === null);
-  const db = createPool(url, config.DB_POOL_SIZE);
+  // PGlite is one session behind pglite-socket, which queues socket chunks, not whole protocol
+  // exchanges: a large Bind split over two chunks can interleave with another connection's
+  // messages ("bind message supplies 1 parameters..."). One connection serialises everything
+  // at the client instead, which is what the single session does anyway.
+  const db = createPool(url, embedded ? 1 : config.DB_POOL_SIZE);
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
   return { db, embedded };
