@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_SENTINEL, ErrorCode, OTHER_SENTINEL, fillPath, endpoints, rangeQuery, type EndpointName } from '@gd/shared';
 import {
-  STRONG_PASSWORD, TestClient, createTestApp, ingest, registerAccount, startTestApi, uniqueEmail, type ApiAnswer, type TestApi,
+  addMember, createTestApp, ingest, registerAccount, startTestApi, type ApiAnswer, type TestApi, type TestClient,
 } from '../../api-server/src/testing/harness.ts';
 
 interface Series { key: string | null; values: number[]; total: number; previous?: number[]; previousTotal?: number }
@@ -37,20 +37,6 @@ async function get<T>(client: TestClient, name: EndpointName, query: Record<stri
 }
 const totalsOf = (series: Series[]) => new Map(series.map((s) => [s.key, s.total]));
 const exploreOf = (query: Record<string, string | number | boolean>) => get<ExploreBody>(owner.client, 'explore', { ...RANGE, ...query });
-
-/** A member of the owner's account with a built-in role, signed in. */
-async function member(builtIn: string): Promise<TestClient> {
-  const email = uniqueEmail(builtIn);
-  const { roles } = await owner.client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
-  const role = roles.find((r) => r.builtIn === builtIn);
-  if (!role) throw new Error(`no ${builtIn} role`);
-  await owner.client.ok('addUser', { name: builtIn, email, roleId: role.id });
-  const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)?.[1] ?? '');
-  const client = new TestClient(api.url);
-  await client.ok('autoLogin', { token });
-  await client.ok('changePassword', { newPassword: STRONG_PASSWORD });
-  return client;
-}
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -197,7 +183,7 @@ describe('event catalogue', () => {
     const hidden = await put(owner.client, 'purchase', { hidden: true });
     expect(hidden.body).toMatchObject({ definition: { label: 'Purchase completed', conversionType: 'paid', hidden: true } });
 
-    const analyst = await member('analyst');
+    const analyst = await addMember(api, owner.client, 'analyst');
     const refused = await put(analyst, 'purchase', { label: 'Changed by an analyst' });
     expect(refused.body.code).toBe(ErrorCode.NO_PERMISSION);
     const list = await analyst.ok<{ custom: { name: string; label: string | null; hidden: boolean }[] }>('listEventDefinitions', undefined, { appId: app.id });
