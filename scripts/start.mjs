@@ -52,7 +52,7 @@ const hashFiles = (entries) => {
 };
 
 // 1. Dependencies
-const lockHash = hashFiles(['package-lock.json', 'package.json', 'shared/package.json', 'api-server/package.json', 'sync-server/package.json', 'client/package.json', 'tests/package.json']);
+const lockHash = hashFiles(['package-lock.json', 'package.json', 'shared/package.json', 'api-server/package.json', 'sync-server/package.json', 'client/package.json', 'tests/package.json', 'sdk-web/package.json']);
 const lockStamp = 'node_modules/.gd-install-hash';
 if (!existsSync(lockStamp) || readFileSync(lockStamp, 'utf8') !== lockHash) {
   console.log('Installing dependencies…');
@@ -70,10 +70,20 @@ if (!existsSync(buildStamp) || readFileSync(buildStamp, 'utf8') !== buildHash) {
   writeFileSync(buildStamp, buildHash);
 }
 
-// 3. Run
+// 3. Web SDK bundle (served at /sdk/growthdeck.js for the apps' web pages)
+const sdkHash = hashFiles(['sdk-web/src', 'sdk-web/build.ts']);
+const sdkStamp = 'sdk-web/dist/.build-hash';
+if (!existsSync(sdkStamp) || readFileSync(sdkStamp, 'utf8') !== sdkHash) {
+  console.log('Building the web SDK…');
+  run('npm', ['run', 'build', '--workspace', 'sdk-web']);
+  writeFileSync(sdkStamp, sdkHash);
+}
+
+// 4. Run
 const env = {
   ...process.env,
   CLIENT_DIST: path.join(root, 'client/dist'),
+  SDK_DIST: path.join(root, 'sdk-web/dist'),
   DATA_DIR: process.env.DATA_DIR ?? path.join(root, '.data'),
   BUILD_HASH: buildHash,
   PORT: process.env.PORT ?? '4000',

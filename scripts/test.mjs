@@ -65,7 +65,7 @@ check('lint', 'npm', ['run', 'lint', '--silent']);
 vitest('unit', 'unit');
 vitest('integration', 'integration');
 vitest('sync', 'sync');
-check('build', 'npm', ['run', 'build', '--workspace', 'client', '--silent']);
+check('build', 'npm', ['run', 'build', '--silent']);
 playwright('e2e');
 
 console.log(`\n${rows.join('\n')}\n`);

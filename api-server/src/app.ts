@@ -19,6 +19,7 @@ import { journeyRoutes } from './features/journeys/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
+import { segmentRoutes } from './features/segments/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -53,11 +54,18 @@ export function createApp(deps: Deps): express.Express {
   appRoutes(api, deps);
   journeyRoutes(api, deps);
   analyticsRoutes(api, deps);
-  tagRoutes(api, deps);
   peopleRoutes(api, deps);
+  tagRoutes(api, deps);
+  segmentRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);
+
+  // The web SDK bundle, for apps' web pages (<script src="/sdk/growthdeck.js">): any origin may load it.
+  const sdkDist = deps.config.SDK_DIST;
+  if (sdkDist && existsSync(sdkDist)) {
+    app.use('/sdk', express.static(sdkDist, { index: false, maxAge: '1h', setHeaders: (res) => res.setHeader('Access-Control-Allow-Origin', '*') }));
+  }
 
   const dist = deps.config.CLIENT_DIST;
   if (dist && existsSync(path.join(dist, 'index.html'))) {

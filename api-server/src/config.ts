@@ -14,6 +14,8 @@ const Config = z.object({
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CLIENT_DIST: z.string().optional(),
+  /** The built web SDK (sdk-web/dist), served at /sdk. */
+  SDK_DIST: z.string().optional(),
   BUILD_HASH: z.string().default('dev'),
   /** WebSocket URL the browser uses for the sync server; default: ws(s)://<page host>/collab. */
   SYNC_PUBLIC_URL: z.string().optional(),

@@ -47,9 +47,9 @@ export default async function globalSetup() {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...process.env,
-      DATABASE_URL: dbUrl.toString(), PORT: String(E2E_PORT), CLIENT_DIST: path.join(ROOT, 'client/dist'),
+      DATABASE_URL: dbUrl.toString(), PORT: String(E2E_PORT), CLIENT_DIST: path.join(ROOT, 'client/dist'), SDK_DIST: path.join(ROOT, 'sdk-web/dist'),
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, LOG_LEVEL: 'warn', DATA_DIR: path.join(ROOT, 'test-results/e2e-data'),
-      PUBLIC_URL: E2E_BASE_URL,
+      PUBLIC_URL: E2E_BASE_URL, SEED_ACTIVITY: 'off',
     },
   });
   const deadline = Date.now() + 60_000;

@@ -41,6 +41,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     res.setHeader('Access-Control-Allow-Headers', `content-type, ${APP_KEY_HEADER}`);
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
     res.setHeader('Access-Control-Max-Age', '86400');
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
     res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'OPTIONS') return void res.status(204).end();
     next();

@@ -122,7 +122,7 @@ function CreateFirstApp() {
 function SdkInstructions({ app }: { app: MetaApp }) {
   const { t } = useT();
   const [platform, setPlatform] = useState<SdkPlatform>(platformForOs(app.os));
-  const snippet = sdkSnippet(platform, app.appKey);
+  const snippet = sdkSnippet(platform, app.appKey, window.location.origin);
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">

@@ -10,14 +10,15 @@ export function platformForOs(os: AppOs): SdkPlatform {
   return 'web';
 }
 
-export function sdkSnippet(platform: SdkPlatform, appKey: string): string {
+/** `origin`: where this product is served; the web SDK loads from `${origin}/sdk/growthdeck.js` and sends to `${origin}/api`. */
+export function sdkSnippet(platform: SdkPlatform, appKey: string, origin = 'https://growthdeck.example'): string {
   switch (platform) {
     case 'ios':
       return `import Growthdeck\n\nGrowthdeck.start(appKey: "${appKey}")\nGrowthdeck.track("register")`;
     case 'android':
       return `import com.growthdeck.Growthdeck\n\nGrowthdeck.start(applicationContext, appKey = "${appKey}")\nGrowthdeck.track("register")`;
     case 'web':
-      return `import { Growthdeck } from '@growthdeck/web';\n\nGrowthdeck.start({ appKey: '${appKey}' });\nGrowthdeck.track('register');`;
+      return `<script src="${origin}/sdk/growthdeck.js"></script>\n<script>\n  const gd = Growthdeck.createTracker({ appKey: '${appKey}', endpoint: '${origin}/api' });\n  gd.track('register');\n</script>`;
     default: {
       const never: never = platform;
       return never;
