@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { startDemoActivity } from './seed/behaviour.ts';
 import { seedDemo, type DemoLogin } from './seed/demo.ts';
 import { startServer, type RunningServer } from './server.ts';
 
@@ -22,8 +23,14 @@ export async function boot(config: Config, log: Logger): Promise<Booted> {
     if (seeded.created) log.info('demo account seeded');
     logins = seeded.logins;
   }
+  // Demo apps without events get a few weeks of activity through the ingestion API, in the background.
+  const activity = process.env.SEED_DEMO !== 'off' && process.env.SEED_ACTIVITY !== 'off' ? startDemoActivity(server.db, server.url, log) : null;
   return {
     ...server,
+    async stop() {
+      await activity?.stop();
+      await server.stop();
+    },
     logins,
     banner() {
       const url = config.PUBLIC_URL ?? server.url;

@@ -28,7 +28,7 @@ export async function freshDatabase(prefix: string): Promise<{ url: string; drop
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), 'scripts/serve.ts'], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', CLIENT_DIST: path.join(ROOT, 'client/dist'), DATA_DIR: path.join(ROOT, 'test-results/bench-data'), ...env },
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', CLIENT_DIST: path.join(ROOT, 'client/dist'), DATA_DIR: path.join(ROOT, 'test-results/bench-data'), SEED_ACTIVITY: 'off', ...env },
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
