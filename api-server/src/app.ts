@@ -19,6 +19,7 @@ import { journeyRoutes } from './features/journeys/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
+import { segmentRoutes } from './features/segments/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -55,6 +56,7 @@ export function createApp(deps: Deps): express.Express {
   analyticsRoutes(api, deps);
   peopleRoutes(api, deps);
   tagRoutes(api, deps);
+  segmentRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

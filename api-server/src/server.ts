@@ -13,6 +13,7 @@ import { createPool, usePreparedStatements, type Db } from './db/pool.ts';
 import { loadSigningSecret } from './features/auth/secrets.ts';
 import type { Deps } from './http/context.ts';
 import { createSender, startMailWorker, type MailSender } from './mail/worker.ts';
+import { startAudienceScheduler } from './features/segments/refresh.ts';
 
 export interface RunningServer {
   url: string;
@@ -49,6 +50,7 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   const sender = opts.mailSender ?? createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
   const worker = opts.worker === false ? null : startMailWorker(db, sender, log);
   const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake() };
+  const audiences = opts.worker === false ? null : startAudienceScheduler(deps);
   const app = createApp(deps);
   const httpServer = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -62,6 +64,7 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
     async stop() {
       await new Promise<void>((resolve) => { httpServer.close(() => resolve()); httpServer.closeAllConnections(); });
       await worker?.stop();
+      await audiences?.stop();
       await db.end();
       await embedded?.stop();
     },

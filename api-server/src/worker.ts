@@ -1,13 +1,14 @@
 /**
  * `node api-server/src/worker.ts`: the background worker as its own process (docker-compose
- * `worker` service). It sends queued mail; later capabilities add journey steps, imports and
- * exports here. Several workers may run on one database (jobs are claimed with SKIP LOCKED).
+ * `worker` service). It sends queued mail and refreshes segment audiences on their schedule;
+ * later capabilities add journey steps, imports and exports here. Several workers may run on one database (jobs are claimed with SKIP LOCKED).
  * `npm start` runs the same loops inside the API process instead.
  */
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './server.ts';
 import { createSender, startMailWorker } from './mail/worker.ts';
+import { startAudienceScheduler } from './features/segments/refresh.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
@@ -17,10 +18,12 @@ if (!config.DATABASE_URL) {
 }
 const { db } = await openDatabase(config, log);
 const mail = startMailWorker(db, createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log }), log);
+// Segment audiences due for their periodic refresh (documents as stored: no sync server here).
+const audiences = startAudienceScheduler({ db, log });
 log.info('worker started');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void mail.stop().then(() => db.end()).then(() => process.exit(0));
+    void Promise.all([mail.stop(), audiences.stop()]).then(() => db.end()).then(() => process.exit(0));
   });
 }

@@ -18,6 +18,7 @@ import { behaviourEndpoints } from './endpoints/behaviour.ts';
 import { peopleEndpoints } from './endpoints/people.ts';
 import { ingestEndpoints } from './endpoints/ingest.ts';
 import { tagEndpoints } from './endpoints/tags.ts';
+import { segmentEndpoints } from './endpoints/segments.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 import { ep, none } from './endpoints/define.ts';
@@ -74,6 +75,7 @@ export const endpoints = {
   ...peopleEndpoints,
   ...ingestEndpoints,
   ...tagEndpoints,
+  ...segmentEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -82,7 +82,9 @@ describe('refused connections', () => {
     const foreignApp = docName(fx.accountId, other.appId, 'journey', other.journeyId);
     expect(await refusal(await fx.token(fx.users.manager, { doc: foreignApp }), foreignApp)).toBe('app not found');
     const segment = docName(fx.accountId, fx.appId, 'segment', fx.journeyId);
-    expect(await refusal(await fx.token(fx.users.manager, { doc: segment }), segment)).toBe('segment documents are not served yet');
+    expect(await refusal(await fx.token(fx.users.manager, { doc: segment }), segment)).toBe('segment not found');
+    const message = docName(fx.accountId, fx.appId, 'message', fx.journeyId);
+    expect(await refusal(await fx.token(fx.users.manager, { doc: message }), message)).toBe('message documents are not served yet');
   });
 });
 

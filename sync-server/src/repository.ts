@@ -41,7 +41,7 @@ export async function findAppRestrictions(db: Db, accountId: string, appId: stri
  */
 const ENTITY_TABLES: Record<DocKind, string | null> = {
   journey: 'journeys',
-  segment: null,
+  segment: 'segments',
   message: null,
 };
 

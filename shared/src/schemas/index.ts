@@ -7,3 +7,4 @@ export * from './ingest.ts';
 export * from './tags.ts';
 export * from './people.ts';
 export * from './behaviour.ts';
+export * from './segments.ts';

@@ -1,3 +1,5 @@
 export * from './model.ts';
 export * from './validate.ts';
 export * from './edit.ts';
+export * from './semantics.ts';
+export * from './audience.ts';

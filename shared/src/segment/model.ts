@@ -87,7 +87,12 @@ export const SegmentFilterKind = z.enum([
 ]);
 export type SegmentFilterKind = z.infer<typeof SegmentFilterKind>;
 
-/** User and device attributes that can be filtered (`type: 'attribute'`, `id` one of these). */
+/**
+ * User and device attributes that can be filtered (`type: 'attribute'`, `id` one of these). The
+ * spec's list ("many user and device attributes", section 3) plus the user fields the audience
+ * rules need: `birthday` (rule birthday), `registered` (rule registered yesterday) and `install`.
+ * What each means and which operators it takes: semantics.ts.
+ */
 export const SegmentAttribute = z.enum([
   'app_version',
   'os_version',
@@ -109,6 +114,9 @@ export const SegmentAttribute = z.enum([
   'source',
   'state',
   'journey',
+  'birthday',
+  'registered',
+  'install',
 ]);
 export type SegmentAttribute = z.infer<typeof SegmentAttribute>;
 

@@ -15,6 +15,7 @@ import { findApp } from '../apps/repository.ts';
 import { signJwt } from '../auth/accessToken.ts';
 import { findUserInAccount } from '../accounts/repository.ts';
 import * as repo from './repository.ts';
+import { findSegment } from '../segments/repository.ts';
 
 const nameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A journey with that name already exists in this app', [{ path: 'name', message: 'Name already in use' }]);
 const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this journey');
@@ -171,6 +172,10 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     let ownerId: string | null;
     if (parsed.kind === 'journey') {
       const row = await repo.findJourney(db, app.id, parsed.id);
+      if (!row || row.doc_name !== body.name) return fail(ErrorCode.NO_PERMISSION, 'No permission for this document');
+      ownerId = row.created_by;
+    } else if (parsed.kind === 'segment') {
+      const row = await findSegment(db, app.id, parsed.id);
       if (!row || row.doc_name !== body.name) return fail(ErrorCode.NO_PERMISSION, 'No permission for this document');
       ownerId = row.created_by;
     } else {

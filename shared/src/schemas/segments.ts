@@ -1,0 +1,142 @@
+/**
+ * Segments (audience definitions, edited live as Yjs documents `segment:<id>`) and audiences
+ * (/behavior/audiences): what lists show and the requests that manage them. The meaning of a
+ * segment's conditions: segment/semantics.ts and the API's segment compiler.
+ */
+import { z } from 'zod';
+import { OwnershipFilter } from '../enums.ts';
+import { AUDIENCE_REFRESH_MINUTES, AudienceRule, AudienceSourceType, AudienceStatus } from '../segment/audience.ts';
+import { Segment } from '../segment/model.ts';
+import { PersonId } from './people.ts';
+
+const Name = z.string().trim().min(1, 'Required').max(120);
+const Time = z.string().nullable();
+
+export const SEGMENT_LIMITS = {
+  /** People in an estimate's or an audience's sample. */
+  sample: 20,
+  /** An estimate stops (and answers KO) after this long; the editor asks again on the next edit. */
+  estimateTimeoutMs: 8_000,
+  /** A refresh stops after this long and records an error (the previous members stay). */
+  refreshTimeoutMs: 5 * 60_000,
+} as const;
+
+export const SegmentSummary = z.object({
+  id: z.string().uuid(),
+  appId: z.string().uuid(),
+  name: z.string(),
+  /** The Yjs document holding the conditions (open it with a document token). */
+  docName: z.string(),
+  createdBy: z.string().uuid().nullable(),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SegmentSummary = z.infer<typeof SegmentSummary>;
+
+export const SegmentCreate = z.object({ name: Name });
+export const SegmentRename = z.object({ name: Name });
+
+/** A problem that keeps a segment from evaluating: the node, the field and the rule. */
+export const SegmentProblem = z.object({
+  key: z.string(),
+  path: z.string(),
+  code: z.string(),
+  /** AudienceNotValid or AudienceNotExist (SPEC.md section 8). */
+  error: z.string(),
+});
+export type SegmentProblem = z.infer<typeof SegmentProblem>;
+
+export const SegmentDetail = {
+  segment: SegmentSummary,
+  /** The conditions as the document holds them now (normalized). */
+  definition: Segment,
+  /** Empty when the segment evaluates. */
+  problems: z.array(SegmentProblem),
+};
+
+export const SamplePerson = z.object({
+  id: PersonId,
+  customerId: z.string().nullable(),
+  email: z.string().nullable(),
+  country: z.string().nullable(),
+  /** The latest time one of the person's devices was seen. */
+  lastSeenAt: Time,
+});
+export type SamplePerson = z.infer<typeof SamplePerson>;
+
+export const EstimateRequest = z.object({ segment: Segment });
+export type EstimateRequest = z.infer<typeof EstimateRequest>;
+export const EstimateAnswer = {
+  count: z.number().int(),
+  /** Up to SEGMENT_LIMITS.sample matching people, newest first. */
+  sample: z.array(SamplePerson),
+};
+
+export const AudienceSummary = z.object({
+  id: z.string().uuid(),
+  appId: z.string().uuid(),
+  name: z.string(),
+  status: AudienceStatus,
+  sourceType: AudienceSourceType,
+  segmentId: z.string().uuid().nullable(),
+  segmentName: z.string().nullable(),
+  /** The segment as last evaluated (null for imports). */
+  definition: Segment.nullable(),
+  isTest: z.boolean(),
+  /** People as of the last successful refresh (null before the first). */
+  personCount: z.number().int().nullable(),
+  refreshedAt: Time,
+  nextRefreshAt: Time,
+  refreshEveryMinutes: z.number().int(),
+  /** The last failure (SPEC.md section 8 name and a message); cleared by a successful refresh. */
+  errorName: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  createdBy: z.string().uuid().nullable(),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AudienceSummary = z.infer<typeof AudienceSummary>;
+
+/** Where a new audience's people come from: a segment (followed at each refresh), conditions, or audience rules. */
+export const AudienceSourceInput = z.discriminatedUnion('from', [
+  z.object({ from: z.literal('segment'), segmentId: z.string().uuid() }),
+  z.object({ from: z.literal('definition'), segment: Segment }),
+  z.object({ from: z.literal('rules'), rules: z.array(AudienceRule).min(1).max(20) }),
+]);
+export type AudienceSourceInput = z.infer<typeof AudienceSourceInput>;
+
+const RefreshEvery = z.number().int().min(AUDIENCE_REFRESH_MINUTES.min).max(AUDIENCE_REFRESH_MINUTES.max);
+
+export const AudienceCreate = z.object({
+  name: Name,
+  source: AudienceSourceInput,
+  isTest: z.boolean().default(false),
+  refreshEveryMinutes: RefreshEvery.default(AUDIENCE_REFRESH_MINUTES.default),
+});
+export type AudienceCreate = z.infer<typeof AudienceCreate>;
+
+/** Rename, mark as test, change the refresh period; `active: false` makes it inactive, `true` refreshes it again. */
+export const AudienceUpdate = z.object({
+  name: Name.optional(),
+  isTest: z.boolean().optional(),
+  refreshEveryMinutes: RefreshEvery.optional(),
+  active: z.boolean().optional(),
+});
+export type AudienceUpdate = z.infer<typeof AudienceUpdate>;
+
+export const AudienceClone = z.object({ name: Name });
+
+export const AudienceListQuery = z.object({
+  owner: OwnershipFilter.default('all'),
+  /** Only what the user may pick as a journey or message target (test audiences only without ui:audienceSelection.nonTest). */
+  selectable: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+export type AudienceListQuery = z.infer<typeof AudienceListQuery>;
+
+export const AudienceDetail = {
+  audience: AudienceSummary,
+  /** Up to SEGMENT_LIMITS.sample members, newest people first. */
+  sample: z.array(SamplePerson),
+};
