@@ -44,7 +44,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/behavior/funnels', 'behavior', 'funnels'),
   r('/behavior/cohort', 'behavior', 'cohort'),
   r('/behavior/audiences', 'behavior', 'audiences'),
-  r('/behavior/people', 'behavior', 'people'),
+  r('/behavior/people', 'behavior', 'people', true),
   r('/behavior/events', 'behavior', 'events'),
 
   r('/communication/messaging', 'communication', 'messaging'),

@@ -21,4 +21,5 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/user/welcome': lazy(() => import('../features/user/WelcomePage.tsx')),
   '/admin/roles': lazy(() => import('../features/admin/RolesPage.tsx')),
   '/communication/journeys': lazy(() => import('../features/journeys/JourneysPage.tsx')),
+  '/behavior/people': lazy(() => import('../features/people/PeoplePage.tsx')),
 };

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { InteractionChannel } from '../behaviour/events.ts';
+import { TagKind, TagValueType } from './tags.ts';
 
 /** A people id as it travels: the decimal digits of a positive bigint. */
 export const PersonId = z.string().regex(/^[1-9][0-9]{0,18}$/, 'A person id is a positive whole number');
@@ -92,8 +93,8 @@ export type PersonSummary = z.infer<typeof PersonSummary>;
 export const PersonTag = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.enum(['user_tag', 'audience_tag']),
-  valueType: z.enum(['text', 'number', 'date']),
+  kind: TagKind,
+  valueType: TagValueType,
   /** Text, number, or a YYYY-MM-DD date, by `valueType`. */
   value: z.union([z.string(), z.number()]).nullable(),
   updatedAt: z.string(),

@@ -211,11 +211,15 @@ export async function personEventNames(db: Queryable, appId: string, personId: s
   return rows.map((r) => ({ name: r.name, events: r.events }));
 }
 
-/** Sessions counted, and first/last seen from the devices (and the person row when it predates them). */
+/**
+ * Sessions counted; first seen is the earliest of the person's row, install, devices and events
+ * (late events can predate the first batch received); last seen is the devices' latest activity.
+ */
 export async function personCounts(db: Queryable, appId: string, personId: string, events: number): Promise<PersonSummaryCounts> {
   const { rows } = await db.query<{ sessions: number; first_seen_at: Date | null; last_seen_at: Date | null }>(
     `SELECT (SELECT count(*) FROM sessions WHERE app_id = $1 AND person_id = $2) AS sessions,
-            least(p.created_at, (SELECT min(first_seen_at) FROM devices WHERE app_id = $1 AND person_id = $2)) AS first_seen_at,
+            least(p.created_at, p.install_at, (SELECT min(first_seen_at) FROM devices WHERE app_id = $1 AND person_id = $2),
+                  (SELECT min(event_time) FROM events WHERE app_id = $1 AND person_id = $2)) AS first_seen_at,
             (SELECT max(last_seen_at) FROM devices WHERE app_id = $1 AND person_id = $2) AS last_seen_at
        FROM people p WHERE p.app_id = $1 AND p.id = $2`,
     [appId, personId],

@@ -9,7 +9,7 @@ export const peopleEn = {
     search: {
       label: 'Search people',
       placeholder: 'Customer id, e-mail or device id',
-      hint: 'Exact matches first, then customer ids and e-mails that start with it. Device ids: SDK install id, IDFA, IDFV, GAID, OAID or push token.',
+      hint: 'Exact matches first, then customer ids and e-mails that start with the text. Device ids: SDK id, IDFA, IDFV, GAID, OAID, push token.',
       results: 'People',
       recent: 'Seen most recently',
       count_one: '{{count}} match',
@@ -143,8 +143,9 @@ export const peopleEn = {
       loadingMore: 'Loading older events…',
       end: 'Start of the history',
       loadMoreFailed: 'Older events could not be loaded.',
-      received: 'Received {{time}}',
-      session: 'Session {{id}}',
+      receivedAt: 'Received',
+      session: 'Session',
+      eventId: 'Event id',
       source: 'Source',
       campaign: 'Campaign',
       properties: 'Properties',
@@ -153,6 +154,7 @@ export const peopleEn = {
       hideDetails: 'Hide details',
       device: 'Device',
       builtIn: 'Built-in event',
+      screenView: 'Screen view',
     },
   },
 };

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { TFunction, TKey } from '../../i18n/keys.ts';
+import { eventLabel, formatAt, formatDay, formatMoney, fromNow, personTitle, propertyText } from './format.ts';
+import { timelineReducer, type TimelineState } from './useTimeline.ts';
+
+const t = ((key: TKey) => `[${key}]`) as TFunction;
+
+describe('dates in the app time zone', () => {
+  it("shows a stored UTC time in the app's zone, in the user's language", () => {
+    expect(formatAt('2026-03-01T23:30:00Z', 'Europe/Madrid', 'en', 'dateTime')).toBe('Mar 2, 2026 12:30 AM');
+    expect(formatAt('2026-03-01T23:30:00Z', 'America/New_York', 'en', 'date')).toBe('Mar 1, 2026');
+    expect(formatAt('2026-03-01T23:30:05Z', 'Europe/Madrid', 'es', 'time')).toBe('0:30:05');
+    expect(formatAt('2026-03-01T23:30:00Z', 'Europe/Madrid', 'es', 'date')).toBe('2 de mar de 2026');
+  });
+
+  it('falls back to UTC for an unknown zone and to nothing for no time', () => {
+    expect(formatAt('2026-03-01T23:30:00Z', 'Not/AZone', 'en', 'dateTime')).toBe('Mar 1, 2026 11:30 PM');
+    expect(formatAt(null, 'UTC', 'en')).toBe('');
+  });
+
+  it('says how long ago, and shows dates without a zone shift', () => {
+    const now = Date.parse('2026-03-01T12:00:00Z');
+    expect(fromNow('2026-03-01T09:00:00Z', 'en', now)).toBe('3 hours ago');
+    expect(fromNow('2026-03-01T09:00:00Z', 'es', now)).toBe('hace 3 horas');
+    expect(formatDay('1991-04-12', 'en')).toBe('Apr 12, 1991');
+  });
+});
+
+describe('labels', () => {
+  it('labels built-in events and the screen event, and keeps custom names', () => {
+    expect(eventLabel('gd_transaction', t)).toBe('[builtInEvent.transaction]');
+    expect(eventLabel('e_screen_name', t)).toBe('[people.timeline.screenView]');
+    expect(eventLabel('add_to_cart', t)).toBe('add_to_cart');
+    expect(eventLabel('gd_unknown', t)).toBe('gd_unknown');
+  });
+
+  it('names a person by customer id, then e-mail, else anonymous', () => {
+    expect(personTitle({ customerId: 'c1', email: 'a@b.c' }, t)).toBe('c1');
+    expect(personTitle({ customerId: null, email: 'a@b.c' }, t)).toBe('a@b.c');
+    expect(personTitle({ customerId: null, email: null }, t)).toBe('[people.search.anonymous]');
+  });
+
+  it('formats money and property values', () => {
+    expect(formatMoney(42.5, 'EUR', 'en')).toBe('€42.50');
+    expect(formatMoney(275.6, null, 'es')).toBe('275,60');
+    expect(propertyText(['a', 1])).toBe('["a",1]');
+    expect(propertyText(null)).toBe('null');
+  });
+});
+
+describe('the timeline state', () => {
+  const ev = (id: string) => ({ id, name: 'x', time: '2026-01-01T00:00:00.000Z', receivedAt: '2026-01-01T00:00:00.000Z', properties: {}, revenue: null, currency: null, source: null, campaign: null, sessionId: null, deviceId: '1', os: null, appVersion: null, country: null });
+  const start: TimelineState = { events: [], next: null, initial: true, loading: true, error: undefined };
+
+  it('appends pages in order, never twice, and keeps what it had on a failure', () => {
+    let s = timelineReducer(start, { type: 'page', events: [ev('a'), ev('b')], next: 'c1' });
+    expect(s).toMatchObject({ initial: false, loading: false, next: 'c1' });
+    s = timelineReducer(timelineReducer(s, { type: 'start' }), { type: 'page', events: [ev('b'), ev('c')], next: null });
+    expect(s.events.map((e) => e.id)).toEqual(['a', 'b', 'c']);
+    const failed = timelineReducer(timelineReducer(s, { type: 'start' }), { type: 'failed', error: new Error('x') });
+    expect(failed.events).toHaveLength(3);
+    expect(failed.loading).toBe(false);
+    expect(timelineReducer(failed, { type: 'reset' })).toEqual(start);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Pure helpers of the people screens: dates in the app's time zone and the user's language
+ * (dayjs), a person's display name, and event labels (built-in events get their i18n label).
+ */
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+import relativeTime from 'dayjs/plugin/relativeTime';
+import localizedFormat from 'dayjs/plugin/localizedFormat';
+import 'dayjs/locale/en';
+import 'dayjs/locale/es';
+import { SCREEN_EVENT, builtInEventKey } from '@gd/shared/behaviour/events';
+import { localeFor, type Language } from '@gd/shared/language';
+import type { TFunction } from '../../i18n/keys.ts';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+dayjs.extend(relativeTime);
+dayjs.extend(localizedFormat);
+
+/** dayjs locale of an interface language (`to` has no date locale: English). */
+const dayjsLocale = (lang: Language): string => (lang === 'es' ? 'es' : 'en');
+
+/** A moment in the app's time zone; an unknown zone falls back to UTC rather than failing. */
+function inZone(iso: string, zone: string | undefined) {
+  const d = dayjs(iso);
+  if (!zone) return d.utc();
+  try {
+    return d.tz(zone);
+  } catch {
+    return d.utc();
+  }
+}
+
+export type DateStyle = 'date' | 'dateTime' | 'dateTimeSeconds' | 'time';
+const FORMATS: Record<DateStyle, string> = { date: 'll', dateTime: 'll LT', dateTimeSeconds: 'll LTS', time: 'LTS' };
+
+/** A stored time shown in the app's time zone, in the user's language ('' for none). */
+export function formatAt(iso: string | null | undefined, zone: string | undefined, lang: Language, style: DateStyle = 'dateTime'): string {
+  if (!iso) return '';
+  const d = inZone(iso, zone);
+  return d.isValid() ? d.locale(dayjsLocale(lang)).format(FORMATS[style]) : iso;
+}
+
+/** "3 hours ago", "hace 3 horas". `now` is injectable for tests. */
+export function fromNow(iso: string | null | undefined, lang: Language, now: number = Date.now()): string {
+  if (!iso) return '';
+  const d = dayjs(iso);
+  return d.isValid() ? d.locale(dayjsLocale(lang)).from(dayjs(now)) : iso;
+}
+
+/** A YYYY-MM-DD date (birthday, date tags) in the user's language, with no time zone shift. */
+export function formatDay(day: string | null | undefined, lang: Language): string {
+  if (!day) return '';
+  const d = dayjs(day, 'YYYY-MM-DD');
+  return d.isValid() ? d.locale(dayjsLocale(lang)).format('ll') : day;
+}
+
+/** Who a person is, for titles: customer id, else e-mail, else "Anonymous". */
+export function personTitle(p: { customerId: string | null; email: string | null }, t: TFunction): string {
+  return p.customerId ?? p.email ?? t('people.search.anonymous');
+}
+
+/** An event name as people read it: the label of a built-in event, else the name itself. */
+export function eventLabel(name: string, t: TFunction): string {
+  const key = builtInEventKey(name);
+  if (key) return t(`builtInEvent.${key}`);
+  return name === SCREEN_EVENT ? t('people.timeline.screenView') : name;
+}
+
+/** Money with its currency when known, in the user's language. */
+export function formatMoney(amount: number, currency: string | null, lang: Language): string {
+  const locale = localeFor(lang);
+  if (currency && /^[A-Z]{3}$/.test(currency)) {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
+  }
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+}
+
+export function formatNumber(n: number, lang: Language): string {
+  return new Intl.NumberFormat(localeFor(lang)).format(n);
+}
+
+/** A property value in one line (objects and arrays as compact JSON). */
+export function propertyText(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
