@@ -37,6 +37,10 @@ beforeAll(async () => {
   ids.userId = user.id;
   const { journey } = await owner.client.ok<{ journey: { id: string } }>('createJourney', { name: 'Secret journey' }, { appId: app.id });
   ids.journeyId = journey.id;
+  const { segment } = await owner.client.ok<{ segment: { id: string } }>('createSegment', { name: 'Secret segment' }, { appId: app.id });
+  ids.segmentId = segment.id;
+  const { audience } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Secret audience', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId: app.id });
+  ids.audienceId = audience.id;
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });
