@@ -36,6 +36,10 @@ export const likePrefix = (text: string): string => `${text.replace(/[\\%_]/g, (
  * that start with the text. A person matched several ways appears once, with their best match.
  * Device matches resolve merged people to their target (devices move on merge, so this is a
  * safety net). Ties are broken by last seen, newest first.
+ *
+ * Prefixes walk the (app_id, customer_id) and (app_id, lower(email)) indexes from the text on
+ * (every string that starts with the text sorts at or after it) and stop at the limit; a
+ * `text_pattern_ops` index would also bound the end of the walk for rare prefixes.
  */
 const SEARCH = `
 WITH RECURSIVE hits(person_id, match, rank) AS (
@@ -49,9 +53,9 @@ WITH RECURSIVE hits(person_id, match, rank) AS (
   UNION ALL SELECT person_id, 'oaid', 8 FROM devices WHERE app_id = $1 AND oaid = $2
   UNION ALL SELECT person_id, 'pushToken', 9 FROM devices WHERE app_id = $1 AND push_token = $2
   UNION ALL (SELECT id, 'customerIdPrefix', 10 FROM people WHERE app_id = $1 AND merged_into IS NULL
-               AND customer_id LIKE $4 AND customer_id <> $2 ORDER BY customer_id LIMIT $5)
+               AND customer_id >= $2 AND customer_id LIKE $4 AND customer_id <> $2 ORDER BY customer_id LIMIT $5)
   UNION ALL (SELECT id, 'emailPrefix', 11 FROM people WHERE app_id = $1 AND merged_into IS NULL
-               AND lower(email) LIKE lower($4) AND lower(email) <> lower($2) ORDER BY lower(email) LIMIT $5)
+               AND lower(email) >= lower($2) AND lower(email) LIKE lower($4) AND lower(email) <> lower($2) ORDER BY lower(email) LIMIT $5)
 ), resolved(person_id, match, rank, hops) AS (
   SELECT person_id, match, rank, 0 FROM hits
   UNION ALL

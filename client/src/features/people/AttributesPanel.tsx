@@ -82,7 +82,7 @@ export function AttributesPanel({ detail, zone }: { detail: PersonDetailAnswer; 
             {t('people.profile.noTags')}
           </Text>
         ) : (
-          <Table aria-label={t('people.profile.tags')} withRowBorders highlightOnHover={false} verticalSpacing={6}>
+          <Table aria-label={t('people.profile.tags')} withRowBorders highlightOnHover={false} verticalSpacing={6} horizontalSpacing={0}>
             <Table.Tbody>
               {detail.tags.map((tag) => (
                 <Table.Tr key={tag.id} data-testid="person-tag">

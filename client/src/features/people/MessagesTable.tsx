@@ -1,5 +1,5 @@
 /** Messages the person received, per channel, campaign and message, with interaction counts. */
-import { Badge, Paper, Table, Text } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconMessage } from '@tabler/icons-react';
 import type { PersonMessage } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
@@ -17,24 +17,16 @@ export function MessagesTable({ messages, zone }: { messages: PersonMessage[]; z
       </Paper>
     );
   }
-  const n = (value: number) => (
-    <Text size="sm" c={value === 0 ? 'dimmed' : undefined}>
-      {formatNumber(value, lang)}
-    </Text>
-  );
+  const counts = (m: PersonMessage) =>
+    ([['impressions', m.impressions], ['opens', m.opens], ['clicks', m.clicks], ['dismissed', m.dismissed]] as const).filter(([, value]) => value > 0);
   return (
     <Paper withBorder>
-      <Table.ScrollContainer minWidth={760}>
-        <Table aria-label={t('people.messages.label')} style={{ whiteSpace: 'nowrap' }}>
+      <Table.ScrollContainer minWidth={560}>
+        <Table aria-label={t('people.messages.label')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{t('people.messages.channel')}</Table.Th>
-              <Table.Th>{t('people.messages.campaign')}</Table.Th>
               <Table.Th>{t('people.messages.message')}</Table.Th>
-              <Table.Th ta="right">{t('people.messages.impressions')}</Table.Th>
-              <Table.Th ta="right">{t('people.messages.opens')}</Table.Th>
-              <Table.Th ta="right">{t('people.messages.clicks')}</Table.Th>
-              <Table.Th ta="right">{t('people.messages.dismissed')}</Table.Th>
+              <Table.Th>{t('people.messages.interactions')}</Table.Th>
               <Table.Th>{t('people.messages.last')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -42,25 +34,30 @@ export function MessagesTable({ messages, zone }: { messages: PersonMessage[]; z
             {messages.map((m) => (
               <Table.Tr key={`${m.channel}|${m.campaignId ?? ''}|${m.messageId ?? ''}`} data-testid="person-message">
                 <Table.Td>
-                  <Badge size="sm" variant="light" color={CHANNEL_COLOR[m.channel]} tt="none">
-                    {t(`people.messages.channels.${m.channel}`)}
-                  </Badge>
+                  <Group gap="xs" wrap="nowrap">
+                    <Badge size="sm" variant="light" color={CHANNEL_COLOR[m.channel]} tt="none" style={{ flexShrink: 0 }}>
+                      {t(`people.messages.channels.${m.channel}`)}
+                    </Badge>
+                    <Stack gap={0} miw={0}>
+                      <Text size="sm" ff="monospace" truncate="end" maw={240} title={m.messageId ?? undefined}>
+                        {m.messageId ?? t('people.profile.notSet')}
+                      </Text>
+                      <Text size="xs" c="dimmed" truncate="end" maw={240} title={m.campaignId ?? undefined}>
+                        {t('people.messages.campaign')}: {m.campaignId ?? t('people.profile.notSet')}
+                      </Text>
+                    </Stack>
+                  </Group>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {m.campaignId ?? t('people.profile.notSet')}
-                  </Text>
+                  <Group gap={6}>
+                    {counts(m).map(([kind, value]) => (
+                      <Badge key={kind} size="sm" variant="default" tt="none" fw={500}>
+                        {t(`people.messages.${kind}`)}: {formatNumber(value, lang)}
+                      </Badge>
+                    ))}
+                  </Group>
                 </Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {m.messageId ?? t('people.profile.notSet')}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{n(m.impressions)}</Table.Td>
-                <Table.Td ta="right">{n(m.opens)}</Table.Td>
-                <Table.Td ta="right">{n(m.clicks)}</Table.Td>
-                <Table.Td ta="right">{n(m.dismissed)}</Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <Text size="sm">{formatAt(m.lastAt, zone, lang, 'dateTime')}</Text>
                 </Table.Td>
               </Table.Tr>

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Grid } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import { PersonId } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
@@ -37,6 +38,7 @@ function People({ app }: { app: MetaApp }) {
   const personId = params.get('person');
   const rawTab = params.get('tab');
   const tab: ProfileTab = PROFILE_TABS.find((x) => x === rawTab) ?? 'overview';
+  const twoColumns = useMediaQuery('(min-width: 75em)');
 
   // Each change starts from the address as it is now: the router's own copy can be a render old
   // when a debounced search and a click land together, and would drop the selected person.
@@ -63,7 +65,8 @@ function People({ app }: { app: MetaApp }) {
     <>
       <PageHeader title={t('nav.people')} description={t('people.description', { app: app.name })} />
       <Grid gap="lg" align="flex-start">
-        <Grid.Col span={{ base: 12, lg: 4 }}>
+        {/* The search stays in view while a long profile scrolls (from the two-column layout up). */}
+        <Grid.Col span={{ base: 12, lg: 4 }} style={twoColumns ? { position: 'sticky', top: 76 } : undefined}>
           <SearchPanel text={text} onText={setText} search={search} selectedId={personId} onSelect={select} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 8 }} miw={0}>

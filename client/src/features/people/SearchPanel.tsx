@@ -79,6 +79,7 @@ function Results({ search, selectedId, onSelect }: { search: PeopleSearch; selec
   }
   if (people.length === 0 && search.answered === '') {
     return (
+      <Box px="md">
       <EmptyBlock
         icon={<IconUsers size={28} />}
         title={t('people.search.emptyTitle')}
@@ -89,10 +90,15 @@ function Results({ search, selectedId, onSelect }: { search: PeopleSearch; selec
           </Button>
         }
       />
+      </Box>
     );
   }
   if (people.length === 0) {
-    return <EmptyBlock icon={<IconUserSearch size={28} />} title={t('people.search.noMatchTitle', { query: search.answered })} description={t('people.search.noMatchBody')} />;
+    return (
+      <Box px="md">
+        <EmptyBlock icon={<IconUserSearch size={28} />} title={t('people.search.noMatchTitle', { query: search.answered })} description={t('people.search.noMatchBody')} />
+      </Box>
+    );
   }
   return <VirtualList people={people} selectedId={selectedId} onSelect={onSelect} />;
 }

@@ -15,6 +15,7 @@ const TIME_COLUMN = 136;
 
 export const TimelineRow = memo(function TimelineRow({ event, zone, open, onToggle }: { event: TimelineEvent; zone: string; open: boolean; onToggle: (id: string) => void }) {
   const { t, lang } = useT();
+  const label = eventLabel(event.name, t);
   const builtIn = builtInEventKey(event.name) !== null;
   const props = Object.entries(event.properties);
   const inline = props.slice(0, INLINE_PROPERTIES);
@@ -36,10 +37,10 @@ export const TimelineRow = memo(function TimelineRow({ event, zone, open, onTogg
             <Group gap={8} wrap="nowrap" miw={0}>
               <Chevron size={14} style={{ flexShrink: 0, color: 'var(--mantine-color-dimmed)' }} aria-hidden />
               <Text size="sm" fw={600} truncate="end" data-testid="timeline-event-name">
-                {eventLabel(event.name, t)}
+                {label}
               </Text>
-              {builtIn && (
-                <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={t('people.timeline.builtIn')}>
+              {label !== event.name && (
+                <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={builtIn ? t('people.timeline.builtIn') : undefined}>
                   {event.name}
                 </Text>
               )}

@@ -128,6 +128,7 @@ export const peopleEn = {
       opens: 'Opens',
       clicks: 'Clicks',
       dismissed: 'Dismissed',
+      interactions: 'Interactions',
       last: 'Last interaction',
       channels: { push: 'Push', inapp: 'In-app', email: 'E-mail', native: 'Native ad' },
     },

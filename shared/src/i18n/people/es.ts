@@ -128,6 +128,7 @@ export const peopleEs: Widen<typeof peopleEn> = {
       opens: 'Aperturas',
       clicks: 'Clics',
       dismissed: 'Descartados',
+      interactions: 'Interacciones',
       last: 'Última interacción',
       channels: { push: 'Push', inapp: 'In-app', email: 'E-mail', native: 'Anuncio nativo' },
     },
