@@ -40,12 +40,12 @@ export const ROUTES: readonly RouteDef[] = [
   r('/acquisition/skadnetwork', 'acquisition', 'skadnetwork'),
   r('/acquisition/assisted-installs', 'acquisition', 'assistedInstalls'),
 
-  r('/behavior/explore', 'behavior', 'explore'),
+  r('/behavior/explore', 'behavior', 'explore', true),
   r('/behavior/funnels', 'behavior', 'funnels'),
   r('/behavior/cohort', 'behavior', 'cohort'),
   r('/behavior/audiences', 'behavior', 'audiences'),
   r('/behavior/people', 'behavior', 'people', true),
-  r('/behavior/events', 'behavior', 'events'),
+  r('/behavior/events', 'behavior', 'events', true),
 
   r('/communication/messaging', 'communication', 'messaging'),
   r('/communication/messaging/native_ad', 'communication', 'nativeAd', false, false),
@@ -60,7 +60,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/products/wallet', 'products', 'wallet'),
   r('/products/skudo', 'products', 'skudo'),
 
-  r('/manage/events', 'manage', 'manageEvents'),
+  r('/manage/events', 'manage', 'manageEvents', true),
   r('/manage/tags', 'manage', 'tags', true),
   r('/manage/import-task', 'manage', 'importTask'),
   r('/manage/integrations', 'manage', 'integrations'),

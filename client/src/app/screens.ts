@@ -21,5 +21,8 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/user/welcome': lazy(() => import('../features/user/WelcomePage.tsx')),
   '/admin/roles': lazy(() => import('../features/admin/RolesPage.tsx')),
   '/communication/journeys': lazy(() => import('../features/journeys/JourneysPage.tsx')),
+  '/behavior/events': lazy(() => import('../features/analytics/EventsPage.tsx')),
+  '/behavior/explore': lazy(() => import('../features/analytics/ExplorePage.tsx')),
+  '/manage/events': lazy(() => import('../features/analytics/ManageEventsPage.tsx')),
   '/behavior/people': lazy(() => import('../features/people/PeoplePage.tsx')),
 };

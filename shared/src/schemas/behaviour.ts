@@ -175,6 +175,11 @@ export const ExploreSeries = z.object({
 export type ExploreSeries = z.infer<typeof ExploreSeries>;
 
 export const ExploreAnswer = {
+  /** The query answered (echoed, so a screen showing an older answer labels it right). */
+  event: z.string(),
+  metric: ExploreMetric,
+  breakdown: ExploreBreakdown.nullable(),
+  property: z.string().nullable(),
   range: ResolvedRange,
   previous: DayRange.nullable(),
   /** Bucket labels: HH:00 for `hour`, else the YYYY-MM-DD day each bucket starts on. */
@@ -212,7 +217,7 @@ export const EventCatalogueAnswer = {
 /** A change of a custom event: only the fields given change; null clears label or conversion type. */
 export const EventDefinitionUpdate = z
   .object({
-    label: z.string().trim().max(ANALYTICS_LIMITS.maxLabelLength).nullable().optional().transform((v) => (v === '' ? null : v)),
+    label: z.string().trim().max(ANALYTICS_LIMITS.maxLabelLength).transform((v) => (v === '' ? null : v)).nullable().optional(),
     conversionType: ConversionType.nullable().optional(),
     hidden: z.boolean().optional(),
   })

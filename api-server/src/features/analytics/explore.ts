@@ -105,5 +105,8 @@ export async function explore(db: Queryable, app: { id: string; timezone: string
     rows = await exploreEvents(db, { ...spec, timezone: app.timezone, bounds, dimension, rank: rankFor(metric) });
     source = 'events';
   }
-  return { range, previous, buckets: labels, series: assembleSeries(rows, labels, { metric, compare: query.compare, breakdown: breakdown !== undefined }), source };
+  return {
+    event: query.event, metric, breakdown: breakdown ?? null, property: breakdown === 'property' ? (query.property ?? null) : null,
+    range, previous, buckets: labels, series: assembleSeries(rows, labels, { metric, compare: query.compare, breakdown: breakdown !== undefined }), source,
+  };
 }
