@@ -12,12 +12,11 @@ import type { z } from 'zod';
 import { localeFor } from '@gd/shared/language';
 import { useT } from '../../i18n/useT.ts';
 import { formatRange } from '../../shell/DateRangeControl.tsx';
-import { useCurrentApp } from '../../session/store.ts';
 import { useDateRange } from '../../state/dateRangeStore.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { NeedsApp } from '../account/NeedsApp.tsx';
+import { AppScreen } from './AppScreen.tsx';
 import { EventDetail } from './EventDetail.tsx';
 import { EventsTable } from './EventsTable.tsx';
 import { DEFAULT_SORT, filterRows, nextSort, sortRows, toRows, type Sort } from './eventRows.ts';
@@ -29,14 +28,7 @@ type EventList = z.infer<z.ZodObject<typeof EventListAnswer>>;
 
 export default function EventsPage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (app) return <Events app={app} />;
-  return (
-    <>
-      <PageHeader title={t('nav.events')} description={t('eventsScreen.descriptionNoApp')} />
-      <NeedsApp />
-    </>
-  );
+  return <AppScreen title={t('nav.events')} descriptionNoApp={t('eventsScreen.descriptionNoApp')}>{(app) => <Events app={app} />}</AppScreen>;
 }
 
 function Events({ app }: { app: MetaApp }) {

@@ -11,13 +11,12 @@ import type { MetaApp } from '@gd/shared/schemas/account';
 import type { ExploreAnswer } from '@gd/shared/schemas/behaviour';
 import type { z } from 'zod';
 import { useT } from '../../i18n/useT.ts';
-import { useCurrentApp } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { useDateRange } from '../../state/dateRangeStore.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { NeedsApp } from '../account/NeedsApp.tsx';
+import { AppScreen } from './AppScreen.tsx';
 import { downloadCsv } from './csv.ts';
 import { ExploreChart } from './ExploreChart.tsx';
 import { ExploreControls } from './ExploreControls.tsx';
@@ -32,14 +31,7 @@ type Answer = z.infer<z.ZodObject<typeof ExploreAnswer>>;
 
 export default function ExplorePage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (app) return <Explore app={app} />;
-  return (
-    <>
-      <PageHeader title={t('nav.explore')} description={t('explore.descriptionNoApp')} />
-      <NeedsApp />
-    </>
-  );
+  return <AppScreen title={t('nav.explore')} descriptionNoApp={t('explore.descriptionNoApp')}>{(app) => <Explore app={app} />}</AppScreen>;
 }
 
 function Explore({ app }: { app: MetaApp }) {

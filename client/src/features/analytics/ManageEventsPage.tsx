@@ -11,27 +11,19 @@ import type { EventDefinition, EventDefinitionUpdate } from '@gd/shared/schemas/
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
-import { useCurrentApp } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
-import { NeedsApp } from '../account/NeedsApp.tsx';
+import { AppScreen } from './AppScreen.tsx';
 import { CustomEventRow } from './CustomEventRow.tsx';
 import { eventLabel } from './labels.ts';
 
 export default function ManageEventsPage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (app) return <Catalogue app={app} />;
-  return (
-    <>
-      <PageHeader title={t('nav.manageEvents')} description={t('manageEventsScreen.descriptionNoApp')} />
-      <NeedsApp />
-    </>
-  );
+  return <AppScreen title={t('nav.manageEvents')} descriptionNoApp={t('manageEventsScreen.descriptionNoApp')}>{(app) => <Catalogue app={app} />}</AppScreen>;
 }
 
 const matches = (needle: string, ...texts: (string | null)[]) => !needle || texts.some((s) => s?.toLowerCase().includes(needle));
