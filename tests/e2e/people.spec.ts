@@ -13,13 +13,15 @@ const customerId = `e2e-shopper-${suffix}`;
 const idfa = randomUUID().toUpperCase();
 /** More events than one timeline page (50), so scrolling has to load the older ones. */
 const VIEWS = 64;
+/** After a full page load the screen's lazy chunks arrive first; on a busy shared machine that can exceed the default 10 s. */
+const AFTER_LOAD = { timeout: 30_000 };
 
 async function signIn(page: Page) {
   await page.goto('/login');
   await page.getByLabel('E-mail').fill('client@demo.growthdeck.test');
   await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await expect(page).not.toHaveURL(/\/login/, AFTER_LOAD);
 }
 
 async function ingest(request: APIRequestContext, appKey: string, path: 'batch' | 'identify' | 'profile', body: unknown) {
@@ -48,6 +50,8 @@ async function seedShopper(request: APIRequestContext, appKey: string) {
 }
 
 test('find a person by customer id and IDFA, read the profile and page through the timeline', async ({ page }) => {
+  // Many steps and three full page loads: three times the default time on a shared, busy machine.
+  test.slow();
   await signIn(page);
   // The apps of the demo account, with their ingestion keys; the data goes to every one so
   // whichever app the shell opens on has it.
@@ -56,7 +60,7 @@ test('find a person by customer id and IDFA, read the profile and page through t
   for (const app of apps.apps) await seedShopper(page.request, app.appKey);
 
   await page.goto('/behavior/people');
-  await expect(page.getByRole('heading', { name: 'People', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'People', level: 1 })).toBeVisible(AFTER_LOAD);
   await expect(page.getByText('Select a person')).toBeVisible();
 
   // Search by customer id.
@@ -103,7 +107,7 @@ test('find a person by customer id and IDFA, read the profile and page through t
 
   // Reload keeps the person and the tab.
   await page.reload();
-  await expect(page.getByTestId('person-profile').getByTestId('person-title')).toHaveText(customerId);
+  await expect(page.getByTestId('person-profile').getByTestId('person-title')).toHaveText(customerId, AFTER_LOAD);
   await expect(page.getByRole('tab', { name: /Events/, selected: true })).toBeVisible();
 
   // Search by IDFA finds the same person, with the match shown.
@@ -118,5 +122,5 @@ test('find a person by customer id and IDFA, read the profile and page through t
 
   // An id that is not a person of this app.
   await page.goto('/behavior/people?person=999999999999');
-  await expect(page.getByTestId('person-not-found')).toBeVisible();
+  await expect(page.getByTestId('person-not-found')).toBeVisible(AFTER_LOAD);
 });
