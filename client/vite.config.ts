@@ -1,12 +1,14 @@
 /**
  * Vite config for the web client. `/api` and the WebSocket `/collab` are proxied to the API server
  * in development (`API_PORT`, default 4000); the production build goes to `client/dist`, which the API serves
- * with an SPA fallback. `__BUILD_HASH__` stamps the session memory (SPEC.md sections 2 and 9).
+ * with an SPA fallback. `__BUILD_HASH__` stamps the session memory (SPEC.md sections 2 and 9) and
+ * versions the service worker's app-shell cache (`sw.js`, written by src/sync/shell/vitePlugin.ts).
  */
 import { execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { shellServiceWorker } from './src/sync/shell/vitePlugin.ts';
 
 function buildHash(): string {
   if (process.env.BUILD_HASH) return process.env.BUILD_HASH;
@@ -26,9 +28,11 @@ const proxy = {
   '/collab': { target: `ws://127.0.0.1:${apiPort}`, ws: true, changeOrigin: false },
 };
 
+const BUILD_HASH = buildHash();
+
 export default defineConfig({
-  plugins: [react()],
-  define: { __BUILD_HASH__: JSON.stringify(buildHash()) },
+  plugins: [react(), shellServiceWorker(BUILD_HASH)],
+  define: { __BUILD_HASH__: JSON.stringify(BUILD_HASH) },
   server: { port: 5173, proxy },
   preview: { proxy },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true, chunkSizeWarningLimit: 600 },

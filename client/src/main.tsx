@@ -1,6 +1,7 @@
 /**
  * Entry: checks the API configuration, picks the language (URL segment, saved choice, browser),
  * loads its catalogue, wires the API client to the session and renders. Every screen is lazy.
+ * Production builds register the app-shell service worker (a reload works offline).
  */
 import '@mantine/core/styles.css';
 import './app/global.css';
@@ -15,8 +16,10 @@ import { theme } from './app/theme.ts';
 import { currentLanguage, initI18n } from './i18n/i18n.ts';
 import { pageLanguage } from './i18n/languageStore.ts';
 import { useSession } from './session/store.ts';
+import { registerShellWorker } from './sync/shell/register.ts';
 
 async function start(): Promise<void> {
+  if (import.meta.env.PROD) registerShellWorker();
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   const root = createRoot(container);

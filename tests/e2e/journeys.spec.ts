@@ -1,17 +1,17 @@
 /**
  * Journeys as people use them: two people edit one journey together and see each other; one of
  * them goes offline, both keep editing, and after reconnecting both hold the same journey; a journey
- * opens offline from the browser's copy; a viewer cannot change it; a journey with a problem cannot
- * be launched and a fixed one can; a copy the server refuses is dropped and reloaded.
+ * opens offline from the browser's copy, also after a reload; a viewer cannot change it, and a
+ * change forced into a viewer's copy is dropped; a journey with a problem cannot be launched and a
+ * fixed one can; a copy the server refuses is dropped and reloaded.
  *
- * Offline: `context.setOffline(true)` cuts HTTP and fires the browser's `offline` event, on which
- * the app closes its sync WebSocket (Playwright's offline mode does not cut open WebSockets itself).
- * Reloading while offline: the product has no service worker, so a reload cannot fetch the app
- * shell. The reload test serves the app's static files and the session answer (`/api/user/meta`)
- * from what the page fetched while online (standing in for an app-shell cache); everything else —
- * the journeys list, document tokens, the sync WebSocket — stays unreachable, so the journey, its
- * title and its count of unsaved changes can only come from the browser's own copies (IndexedDB).
- * The part without a reload is fully offline: it navigates inside the running app.
+ * Offline: `context.setOffline(true)` cuts HTTP (the page's and its service worker's) and fires the
+ * browser's `offline` event, on which the app closes its sync WebSocket (Playwright's offline mode
+ * does not cut open WebSockets itself). A reload while offline is a real one: the app's service
+ * worker answers with the app shell it keeps, the session comes from the browser's copy of
+ * `/user/meta`, and the journey, its title and its count of unsaved changes from the browser's
+ * other copies (IndexedDB). The worker answers navigations only once it is active, so the tests wait
+ * for that before going offline.
  *
  * The app exposes its open documents to tests when `localStorage['gd.testHooks']` is '1'.
  */
@@ -28,11 +28,10 @@ interface Person {
   page: Page;
 }
 
-async function signIn(browser: Browser, email: string, onContext?: (context: BrowserContext, page: Page) => void): Promise<Person> {
+async function signIn(browser: Browser, email: string): Promise<Person> {
   const context = await browser.newContext();
   await context.addInitScript(() => window.localStorage.setItem('gd.testHooks', '1'));
   const page = await context.newPage();
-  onContext?.(context, page);
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
@@ -60,6 +59,44 @@ async function openEditor(page: Page, url: string) {
 }
 
 const syncStatus = (page: Page) => page.getByTestId('sync-status');
+
+/**
+ * Waits until the app's service worker is active: it then keeps the app shell and answers every
+ * navigation in its scope, a reload included. (Waiting for `navigator.serviceWorker.controller`
+ * instead can wait forever: `clients.claim()` cannot take a page whose navigation was under way
+ * while the worker activated; such a page is controlled from its next load on.)
+ */
+async function shellKept(page: Page) {
+  await page.evaluate(async () => {
+    const { active } = await navigator.serviceWorker.ready;
+    if (!active || active.state === 'activated') return;
+    await new Promise<void>((resolve) => active.addEventListener('statechange', () => active.state === 'activated' && resolve()));
+  });
+}
+
+/** Whether the page's service worker can reach the server (false once the context is offline). */
+async function workerReachesServer(context: BrowserContext): Promise<boolean> {
+  const [worker] = context.serviceWorkers();
+  if (!worker) throw new Error('no service worker');
+  return worker.evaluate(() => fetch('/api/health', { cache: 'no-store' }).then(() => true, () => false));
+}
+
+/** The position stored for the entry step in this page's copy of the journey (null when none). */
+function entryPosition(page: Page): Promise<unknown> {
+  return page.evaluate(() => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { get(k: string): unknown } } | null } }).__gdSync;
+    return hooks.doc(hooks.names()[0] ?? '')?.getMap('layout').get('source') ?? null;
+  });
+}
+
+/** Forces a position for the entry step into this page's copy (the UI never lets a viewer do it). */
+async function forceEntryPosition(page: Page, x: number) {
+  await page.evaluate((value) => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { set(k: string, v: unknown): void } } | null } }).__gdSync;
+    hooks.doc(hooks.names()[0] ?? '')?.getMap('layout').set('source', { x: value, y: value });
+  }, x);
+}
+const FORCED = (x: number) => ({ x, y: x });
 
 /** Inserts a step of `type` on the link that leaves the step named `after`. */
 async function addStep(page: Page, after: string, type: string) {
@@ -136,24 +173,13 @@ test('two people edit one journey together, see each other, and converge after o
 });
 
 test('a journey opens offline from the browser copy, also after a reload, and its offline edits reach the server later', async ({ browser }) => {
-  // What the page fetched while online: static files, the page itself and the session answer.
-  const shell = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
-  const marta = await signIn(browser, MANAGER.email, (_context, page) => {
-    page.on('response', (response) => {
-      const request = response.request();
-      const url = new URL(response.url());
-      if (request.method() !== 'GET' || response.status() !== 200) return;
-      if (url.pathname.startsWith('/api/') && url.pathname !== '/api/user/meta') return;
-      const key = request.resourceType() === 'document' ? 'document' : url.pathname === '/api/user/meta' ? 'meta' : url.pathname;
-      const headers = { 'content-type': response.headers()['content-type'] ?? 'application/octet-stream' };
-      void response.body().then((body) => shell.set(key, { status: 200, headers, body }), () => undefined);
-    });
-  });
+  const marta = await signIn(browser, MANAGER.email);
   const { page, context } = marta;
   const url = await createJourney(page, `Offline ${suffix}`);
   await addStep(page, 'Event entry', 'Wait');
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
   const online = await nodeIds(page);
+  await shellKept(page);
 
   // Fully offline, inside the running app: the list shows its dated copy, the journey opens from IndexedDB.
   await context.setOffline(true);
@@ -168,33 +194,32 @@ test('a journey opens offline from the browser copy, also after a reload, and it
   await expect(nodeNamed(page, 'Update tag count')).toHaveCount(1);
   const offline = await nodeIds(page);
 
-  // Reload while offline: only the app shell and the session answer are served (see the header).
-  await context.route('**/*', async (route) => {
-    const request = route.request();
-    const path = new URL(request.url()).pathname;
-    const hit = request.resourceType() === 'document' ? shell.get('document') : path === '/api/user/meta' ? shell.get('meta') : shell.get(path);
-    if (hit && (!path.startsWith('/api/') || path === '/api/user/meta')) await route.fulfill(hit);
-    else await route.abort('internetdisconnected');
-  });
+  // A real reload while offline: nothing reaches the server, not even the service worker; the page
+  // comes from the worker's copy of the app, the session, the journey and its unsaved change from
+  // the browser's copies.
+  expect(await workerReachesServer(context)).toBe(false);
   await page.reload();
+  await expect(page.getByTestId('session-offline')).toBeVisible();
   await expect(page.getByTestId('journey-editor')).toBeVisible();
   await expect(page.getByTestId('journey-name')).toHaveText(`Offline ${suffix}`);
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'offline');
   await expect(syncStatus(page)).toContainText('not yet saved');
   expect(await nodeIds(page)).toEqual(offline);
+  // Editing goes on after the reload.
+  await addStep(page, 'Update tag count', 'Postback');
+  await expect(nodeNamed(page, 'Postback')).toHaveCount(1);
+  const edited = await nodeIds(page);
 
-  // Online again: the offline edit reaches the server, and someone else sees it. (The page is
-  // loaded again from the server: Chromium's local-network checks refuse a WebSocket to 127.0.0.1
-  // from a document that a test route served; reconnecting on the `online` event without a reload
-  // is covered by the first test.)
-  await context.unroute('**/*');
+  // Online again, without a reload: the session is the server's again, the offline edits reach
+  // the server, and someone else sees them.
   await context.setOffline(false);
-  await page.reload();
+  await expect(page.getByTestId('session-offline')).toHaveCount(0);
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'online', { timeout: 20_000 });
   await expect(syncStatus(page)).toHaveAttribute('data-unsynced', '0');
   const adrian = await signIn(browser, ADMIN.email);
   await openEditor(adrian.page, url);
-  await expect.poll(() => nodeIds(adrian.page)).toEqual(offline);
+  await expect.poll(() => nodeIds(adrian.page)).toEqual(edited);
+  await expect(nodeNamed(adrian.page, 'Postback')).toHaveCount(1);
 
   // Logging out deletes this browser's copies: the documents and the cached lists.
   const docDatabases = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.includes('/journey/')));
@@ -221,7 +246,7 @@ test('a journey opens offline from the browser copy, also after a reload, and it
   await context.close();
 });
 
-test('a viewer cannot change a journey, and a change forced into their copy reaches no one', async ({ browser }) => {
+test('a viewer cannot change a journey; a change forced into their copy reaches no one and is dropped from it', async ({ browser }) => {
   const marta = await signIn(browser, MANAGER.email);
   const url = await createJourney(marta.page, `Viewer ${suffix}`);
   const ines = await signIn(browser, ANALYST.email);
@@ -237,26 +262,58 @@ test('a viewer cannot change a journey, and a change forced into their copy reac
   await expect(marta.page.getByTestId('presence')).toHaveAttribute('data-count', '0');
 
   // A change forced into the viewer's document...
-  await ines.page.evaluate(() => {
-    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { set(k: string, v: unknown): void } } | null } }).__gdSync;
-    hooks.doc(hooks.names()[0] ?? '')?.getMap('layout').set('source', { x: 4242, y: 4242 });
-  });
-  // ...is not sent on: a later edit of the manager reaches the viewer, the forced one never reaches the manager.
+  const before = await entryPosition(ines.page);
+  await forceEntryPosition(ines.page, 4242);
+  // ...is refused by the server: the viewer's copy is dropped and reloaded from the server.
+  await expect(ines.page.getByTestId('reloaded-notice')).toBeVisible();
+  await expect.poll(() => entryPosition(ines.page)).toEqual(before);
+  // It never reaches anyone: a later edit of the manager reaches the viewer, the forced one neither
+  // the manager nor someone opening the journey afterwards.
   await addStep(marta.page, 'Event entry', 'Wait');
   await expect(nodeNamed(ines.page, 'Wait')).toHaveCount(1);
-  expect(await marta.page.evaluate(() => {
-    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { get(k: string): unknown } } | null } }).__gdSync;
-    return hooks.doc(hooks.names()[0] ?? '')?.getMap('layout').get('source') ?? null;
-  })).toBeNull();
+  expect(await entryPosition(marta.page)).toEqual(before);
   const adrian = await signIn(browser, ADMIN.email);
   await openEditor(adrian.page, url);
   await expect(nodeNamed(adrian.page, 'Wait')).toHaveCount(1);
-  expect(await adrian.page.evaluate(() => {
-    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { get(k: string): unknown } } | null } }).__gdSync;
-    return hooks.doc(hooks.names()[0] ?? '')?.getMap('layout').get('source') ?? null;
-  })).toBeNull();
+  expect(await entryPosition(adrian.page)).toEqual(before);
 
   await adrian.context.close();
+  await ines.context.close();
+  await marta.context.close();
+});
+
+test('a change forced into a viewer\'s copy while offline stays only until the copy meets the server', async ({ browser }) => {
+  const marta = await signIn(browser, MANAGER.email);
+  const url = await createJourney(marta.page, `Viewer offline ${suffix}`);
+  await addStep(marta.page, 'Event entry', 'Wait');
+  await expect(syncStatus(marta.page)).toHaveAttribute('data-status', 'online');
+  const ines = await signIn(browser, ANALYST.email);
+  await openEditor(ines.page, url);
+  await expect(ines.page.getByTestId('read-only')).toBeVisible();
+  await expect(nodeNamed(ines.page, 'Wait')).toHaveCount(1);
+  const before = await entryPosition(ines.page);
+
+  // Forced while offline, the change stays in the viewer's browser copy (a reload offline shows it)...
+  await shellKept(ines.page);
+  await ines.context.setOffline(true);
+  await forceEntryPosition(ines.page, 4343);
+  await ines.page.reload();
+  await expect(ines.page.getByTestId('journey-editor')).toBeVisible();
+  await expect.poll(() => entryPosition(ines.page)).toEqual(FORCED(4343));
+  // ...only until the copy meets the server: it refuses it, and the copy is dropped and reloaded.
+  await ines.context.setOffline(false);
+  await expect(ines.page.getByTestId('reloaded-notice')).toBeVisible();
+  await expect(syncStatus(ines.page)).toHaveAttribute('data-status', 'online');
+  expect(await entryPosition(ines.page)).toEqual(before);
+  await expect(nodeNamed(ines.page, 'Wait')).toHaveCount(1);
+  // The browser copy no longer holds it: offline again, a reload shows the server's content.
+  await ines.context.setOffline(true);
+  await ines.page.reload();
+  await expect(ines.page.getByTestId('journey-editor')).toBeVisible();
+  await expect(nodeNamed(ines.page, 'Wait')).toHaveCount(1);
+  expect(await entryPosition(ines.page)).toEqual(before);
+  expect(await entryPosition(marta.page)).toEqual(before);
+
   await ines.context.close();
   await marta.context.close();
 });

@@ -2,6 +2,11 @@
  * Who is signed in: the `/user/meta` answer, the current app and the session status. The API
  * client reads the API version and "do we have a session" from here; a refused refresh ends
  * the session here and the signed-in layout then sends the user to /login?next=...
+ *
+ * Offline: each answer is kept in the browser (offlineSession.ts). When `/user/meta` fails for
+ * network reasons (not a refusal), the session opens from that copy with `offlineSince` set (the
+ * shell shows an "offline" badge, the journeys open from the browser's copies), and `/user/meta` is
+ * asked again when the browser is back online (and every 30 s meanwhile).
  */
 import { create } from 'zustand';
 import { ErrorCode } from '@gd/shared/errors';
@@ -11,6 +16,7 @@ import { ApiError } from '../api/errors.ts';
 import { useQueryCache } from '../state/queryStore.ts';
 import { clearBrowserCopies } from './localCopies.ts';
 import { createSessionMemory, pickCurrentApp, type KeyValueStorage } from './memory.ts';
+import { keepSession, savedSession } from './offlineSession.ts';
 
 export type SessionStatus = 'idle' | 'loading' | 'signedIn' | 'signedOut' | 'error';
 
@@ -37,6 +43,11 @@ interface SessionState {
   error: ApiError | null;
   /** True when the session ended on its own (the login page says so). */
   expired: boolean;
+  /**
+   * Set while the API cannot be reached and the session comes from the browser's copy: when that
+   * copy was saved. Null when `meta` is the API's current answer.
+   */
+  offlineSince: number | null;
   /** Load `/user/meta` (first visit, retry, after sign-in). */
   load: () => Promise<void>;
   /** Reload `/user/meta` quietly after a change (apps, account, profile); keeps the screen. */
@@ -58,12 +69,30 @@ function accept(meta: UserMeta): Pick<SessionState, 'meta' | 'currentAppId'> {
 
 let loading: Promise<void> | null = null;
 
+/** How often `/user/meta` is asked again while offline (besides the browser's `online` event). */
+const OFFLINE_RETRY_MS = 30_000;
+let stopWatching: (() => void) | null = null;
+
+/** While the session is offline: ask `/user/meta` again when the browser is back online. */
+function watchConnection(retry: () => void): void {
+  if (stopWatching || typeof window === 'undefined') return;
+  const timer = setInterval(retry, OFFLINE_RETRY_MS);
+  window.addEventListener('online', retry);
+  stopWatching = () => {
+    clearInterval(timer);
+    window.removeEventListener('online', retry);
+    stopWatching = null;
+  };
+}
+const unwatchConnection = () => stopWatching?.();
+
 export const useSession = create<SessionState>((set, get) => ({
   status: 'idle',
   meta: null,
   currentAppId: null,
   error: null,
   expired: false,
+  offlineSince: null,
 
   load() {
     // One load at a time (React runs effects twice in development; sign-in and the layout may both ask).
@@ -71,10 +100,16 @@ export const useSession = create<SessionState>((set, get) => ({
       set({ status: 'loading', error: null });
       try {
         const meta = await api.call('meta');
-        set({ ...accept(meta), status: 'signedIn', expired: false });
+        unwatchConnection();
+        set({ ...accept(meta), status: 'signedIn', expired: false, offlineSince: null });
+        void keepSession(meta);
       } catch (error) {
         const apiError = error instanceof ApiError ? error : new ApiError(ErrorCode.GENERIC, String(error));
-        if (SIGNED_OUT_CODES.has(apiError.code)) set({ status: 'signedOut', meta: null, currentAppId: null });
+        const saved = apiError.code === 'network' ? await savedSession(memory.get('userId')) : null;
+        if (saved) {
+          set({ ...accept(saved.meta), status: 'signedIn', expired: false, offlineSince: saved.savedAt });
+          watchConnection(() => void get().reload());
+        } else if (SIGNED_OUT_CODES.has(apiError.code)) set({ status: 'signedOut', meta: null, currentAppId: null });
         else set({ status: 'error', error: apiError });
       }
     })().finally(() => {
@@ -87,25 +122,31 @@ export const useSession = create<SessionState>((set, get) => ({
     if (get().status !== 'signedIn') return;
     try {
       const meta = await api.call('meta');
-      set(accept(meta));
+      if (get().status !== 'signedIn') return;
+      unwatchConnection();
+      set({ ...accept(meta), offlineSince: null });
+      void keepSession(meta);
     } catch {
-      // The screen that asked already shows its own outcome; a stale header is harmless.
+      // The screen that asked already shows its own outcome; a stale header is harmless. Offline,
+      // the next try comes with the connection. A refused session ends through `expire`.
     }
   },
 
   expire() {
+    unwatchConnection();
     useQueryCache.getState().clear();
     // Only a session that was running "expires"; a first visit without one is simply signed out.
-    set({ status: 'signedOut', meta: null, currentAppId: null, expired: get().status === 'signedIn' });
+    set({ status: 'signedOut', meta: null, currentAppId: null, expired: get().status === 'signedIn', offlineSince: null });
   },
 
   signOut() {
-    // The browser's copies of this user's documents and lists go too (awaited by the logout page).
+    // The browser's copies of this user's documents, lists and session go too (awaited by the logout page).
+    unwatchConnection();
     void clearBrowserCopies(get().meta?.user.id ?? memory.get('userId'));
     useQueryCache.getState().clear();
     memory.clear();
     api.reset();
-    set({ status: 'signedOut', meta: null, currentAppId: null, expired: false, error: null });
+    set({ status: 'signedOut', meta: null, currentAppId: null, expired: false, error: null, offlineSince: null });
   },
 
   rememberApp(appId) {

@@ -11,6 +11,7 @@ import { DatesProvider } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
 import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { useT } from '../i18n/useT.ts';
+import { OfflineBadge } from '../session/OfflineBadge.tsx';
 import { useCurrentApp } from '../session/store.ts';
 import { useDateRange } from '../state/dateRangeStore.ts';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
@@ -54,6 +55,7 @@ export default function Shell() {
               <AppSwitcher />
             </Group>
             <Group gap="sm" wrap="nowrap">
+              <OfflineBadge />
               <DateRangeControl />
               <LanguageMenu />
               <UserMenu />

@@ -10,10 +10,15 @@
  * Rules (ARCHITECTURE.md "Sync rules"): the client never seeds content; a read-only document is
  * never written (the UI gates on `access`); when the server refuses one of our updates it closes the
  * connection (`update-rejected:`), our copy has diverged, so the browser copy is dropped and the
- * document reloaded from the server (`resets` counts it so the UI can tell the person).
+ * document reloaded from the server (`resets` counts it so the UI can tell the person). A read-only
+ * connection is not closed: the server answers "not applied" (a SyncStatus message) to anything it
+ * lacks that we send, starting with the first sync, which carries whatever the browser copy has
+ * and the server does not. A copy holding such changes (forced into a viewer's document, or made
+ * before the person lost write access) is dropped and reloaded the same way, so a viewer's
+ * browser never keeps content the server refused.
  * The browser's `offline` event closes the socket (no zombie connection) and `online` reconnects.
  */
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { HocuspocusProvider, HocuspocusProviderWebsocket, MessageType, type onMessageParameters } from '@hocuspocus/provider';
 import type { Awareness } from 'y-protocols/awareness';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
@@ -25,7 +30,7 @@ import { UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { deleteDocCopy, docDbName, docRecord, lastSyncUrl, rememberDoc } from './localStore.ts';
-import { isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type SocketState, type SyncStatus } from './status.ts';
+import { isRefusedSyncStatus, isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type SocketState, type SyncStatus } from './status.ts';
 
 export type DocAccess = 'read' | 'write';
 
@@ -110,6 +115,8 @@ export class CollabSession {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private resets = 0;
   private lastResetAt = 0;
+  /** A reload from the server is under way: further refusals of the old copy are the same news. */
+  private reloading = false;
   private pendingSave: Promise<void> = Promise.resolve();
 
   readonly userId: string;
@@ -292,6 +299,7 @@ export class CollabSession {
     provider.on('synced', this.onSynced);
     provider.on('unsyncedChanges', this.onUnsyncedChanges);
     provider.on('close', this.onClose);
+    provider.on('message', this.onMessage);
     // A provider on a shared websocket provider never syncs without attach().
     provider.attach();
   }
@@ -398,6 +406,11 @@ export class CollabSession {
     if (isUpdateRejection(event, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX)) void this.reloadFromServer(event?.reason ?? '');
   };
 
+  /** On a read-only connection, the server's "not applied": our copy holds changes it refused. */
+  private onMessage = ({ message }: onMessageParameters) => {
+    if (this.access() === 'read' && isRefusedSyncStatus(message, MessageType.SyncStatus)) void this.reloadFromServer('read-only: local changes refused');
+  };
+
   private onBrowserOnline = () => {
     this.browserOnline = true;
     this.retryAttempt = 0;
@@ -426,11 +439,24 @@ export class CollabSession {
 
   /** The server refused an update: our copy diverged. Drop it and load the server's. */
   private async reloadFromServer(reason: string): Promise<void> {
-    if (this.destroyed) return;
+    if (this.destroyed || this.reloading) return;
+    this.reloading = true;
+    try {
+      await this.dropCopyAndReopen(reason);
+    } finally {
+      this.reloading = false;
+    }
+  }
+
+  private async dropCopyAndReopen(reason: string): Promise<void> {
     const now = Date.now();
     const gen = ++this.generation;
     if (now - this.lastResetAt < RESET_LOOP_MS) {
+      // Stop instead of looping. A writer's copy is kept (it may hold work worth rescuing); a
+      // viewer's holds nothing of theirs the server would ever take.
+      const readOnly = this.access() === 'read';
       await this.teardown();
+      if (readOnly) await deleteDocCopy(this.userId, this.name);
       if (gen !== this.generation) return;
       this.freshDoc();
       this.fail({ kind: 'rejected_again', reason });

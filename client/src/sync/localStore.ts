@@ -2,7 +2,9 @@
  * What the browser keeps for a signed-in user besides the documents themselves (Dexie):
  * - `docs`: every y-indexeddb database opened for a user (so logout can delete them all), with the
  *   last sync URL and access the API answered for it (used when the document opens offline);
- * - `lists`: document lists (journeys of an app, ...) as last loaded, shown offline as a dated copy.
+ * - `lists`: document lists (journeys of an app, ...) as last loaded, shown offline as a dated copy;
+ * - `sessions`: the last `/user/meta` answer per user, so a page reloaded offline still knows who is
+ *   signed in (session/offlineSession.ts).
  *
  * Every function swallows IndexedDB failures (private browsing, quota, blocked): the browser copy
  * is a convenience, never a reason for a screen to fail.
@@ -22,6 +24,13 @@ export interface DocRecord {
   openedAt: number;
 }
 
+export interface SessionRecord {
+  userId: string;
+  /** The `/user/meta` answer (checked against its schema when read back). */
+  meta: unknown;
+  savedAt: number;
+}
+
 export interface ListRecord {
   /** `<userId>|<list key>` */
   key: string;
@@ -35,9 +44,11 @@ const DB_NAME = 'gd-local';
 class LocalDb extends Dexie {
   docs!: EntityTable<DocRecord, 'dbName'>;
   lists!: EntityTable<ListRecord, 'key'>;
+  sessions!: EntityTable<SessionRecord, 'userId'>;
   constructor() {
     super(DB_NAME);
     this.version(1).stores({ docs: 'dbName, userId', lists: 'key, userId' });
+    this.version(2).stores({ docs: 'dbName, userId', lists: 'key, userId', sessions: 'userId, savedAt' });
   }
 }
 
@@ -88,6 +99,14 @@ export function saveList(userId: string, key: string, data: unknown): Promise<vo
 export const loadList = (userId: string, key: string): Promise<ListRecord | undefined> =>
   quietly(() => local().lists.get(`${userId}|${key}`), undefined);
 
+export function saveSession(userId: string, meta: unknown): Promise<void> {
+  return quietly(() => local().sessions.put({ userId, meta, savedAt: Date.now() }).then(() => undefined), undefined);
+}
+
+/** The session saved for `userId`; with nobody remembered (a new tab), the most recently saved one. */
+export const loadSession = (userId: string | null): Promise<SessionRecord | undefined> =>
+  quietly(() => (userId ? local().sessions.get(userId) : local().sessions.orderBy('savedAt').last()), undefined);
+
 function deleteDatabase(name: string): Promise<void> {
   return new Promise((resolve) => {
     try {
@@ -107,7 +126,7 @@ export const deleteDocCopy = (userId: string, docName: string): Promise<void> =>
 
 /**
  * Forgets everything the browser keeps for `userId`: each of their document databases (the ones
- * recorded here, plus any `<userId>:` database the browser lists) and their cached lists.
+ * recorded here, plus any `<userId>:` database the browser lists), their cached lists and session.
  */
 export async function clearUserData(userId: string): Promise<void> {
   const recorded = await quietly(() => local().docs.where('userId').equals(userId).toArray(), [] as DocRecord[]);
@@ -120,5 +139,6 @@ export async function clearUserData(userId: string): Promise<void> {
   await quietly(async () => {
     await local().docs.where('userId').equals(userId).delete();
     await local().lists.where('userId').equals(userId).delete();
+    await local().sessions.delete(userId);
   }, undefined);
 }

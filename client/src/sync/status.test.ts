@@ -1,5 +1,8 @@
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import { MessageType } from '@hocuspocus/provider';
 import { describe, expect, it } from 'vitest';
-import { isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type StatusInput } from './status.ts';
+import { isRefusedSyncStatus, isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type MessageReader, type StatusInput } from './status.ts';
 
 const base: StatusInput = { phase: 'open', browserOnline: true, socket: 'connected', synced: true, lostSinceSync: false, unsynced: 0 };
 
@@ -42,5 +45,27 @@ describe('connection helpers', () => {
 
   it('backs off from 1 s to at most 15 s', () => {
     expect([0, 1, 2, 3, 4, 10].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 15000, 15000]);
+  });
+
+  // Framed as the server writes it (document address, message type, payload) and read as the
+  // provider's IncomingMessage reads it (lib0, the encoding Yjs and Hocuspocus use).
+  const message = (write: (e: encoding.Encoder) => void): MessageReader => {
+    const e = encoding.createEncoder();
+    encoding.writeVarString(e, 'acc/app/journey/0b4c');
+    write(e);
+    const d = decoding.createDecoder(encoding.toUint8Array(e));
+    return { readVarString: () => decoding.readVarString(d), readVarUint: () => decoding.readVarUint(d) };
+  };
+  const status = (applied: boolean) => message((e) => {
+    encoding.writeVarUint(e, MessageType.SyncStatus);
+    encoding.writeVarUint(e, applied ? 1 : 0);
+  });
+
+  it('recognises the server saying an update of a read-only connection was not applied', () => {
+    expect(isRefusedSyncStatus(status(false), MessageType.SyncStatus)).toBe(true);
+    expect(isRefusedSyncStatus(status(true), MessageType.SyncStatus)).toBe(false);
+    // Another message whose payload starts with 0 (a sync step 1), a truncated one.
+    expect(isRefusedSyncStatus(message((e) => { encoding.writeVarUint(e, MessageType.Sync); encoding.writeVarUint(e, 0); }), MessageType.SyncStatus)).toBe(false);
+    expect(isRefusedSyncStatus(message((e) => encoding.writeVarUint(e, MessageType.SyncStatus)), MessageType.SyncStatus)).toBe(false);
   });
 });

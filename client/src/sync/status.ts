@@ -42,3 +42,24 @@ export function isUpdateRejection(event: { code?: number; reason?: string } | un
 
 /** Server refusals that a fresh token fixes (the others mean the document cannot be opened). */
 export const isTransientRefusal = (reason: string): boolean => /token (expired|missing|invalid)|Failed to get token/i.test(reason);
+
+/** The part of a Hocuspocus message a reader needs (the provider's `IncomingMessage`). */
+export interface MessageReader {
+  readVarString(): string;
+  readVarUint(): number;
+}
+
+/**
+ * Whether a message from the sync server says "your update was not applied": a SyncStatus message
+ * (`<document address> <syncStatusType> 0`). Hocuspocus sends it only on read-only connections,
+ * for every update the server does not already have (on the first sync too); a writer's updates
+ * are applied or refused by closing the connection.
+ */
+export function isRefusedSyncStatus(message: MessageReader, syncStatusType: number): boolean {
+  try {
+    message.readVarString();
+    return message.readVarUint() === syncStatusType && message.readVarUint() === 0;
+  } catch {
+    return false;
+  }
+}

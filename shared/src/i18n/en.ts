@@ -584,6 +584,7 @@ export const en = {
       errorHint: 'This document cannot be synced.',
       readOnly: 'View only: nothing you do here changes the journey.',
     },
+      sessionOfflineHint: 'The server cannot be reached. You are working with what this browser saved at {{time}}: journeys opened here before can still be edited, and the changes are sent when the connection returns.',
   },
   userType: {
     SUPER_ADMIN: 'Super admin',
@@ -747,6 +748,8 @@ export const en = {
       fitView: 'Fit the journey in view',
       minimap: 'Journey overview',
       handle: 'Connection point: drag to link to another step',
+      showMinimap: 'Show the journey overview',
+      hideMinimap: 'Hide the journey overview',
     },
     path: {
       otherwise: 'Otherwise',

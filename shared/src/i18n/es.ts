@@ -581,6 +581,7 @@ export const es: Catalogue = {
       errorHint: 'Este documento no se puede sincronizar.',
       readOnly: 'Solo lectura: nada de lo que hagas aquí cambia el journey.',
     },
+      sessionOfflineHint: 'No se puede conectar con el servidor. Trabajas con lo que este navegador guardó el {{time}}: los journeys abiertos aquí antes se pueden seguir editando y los cambios se envían cuando vuelva la conexión.',
   },
   userType: {
     SUPER_ADMIN: 'Superadministrador',
@@ -744,6 +745,8 @@ export const es: Catalogue = {
       fitView: 'Ajustar el journey a la vista',
       minimap: 'Vista general del journey',
       handle: 'Punto de conexión: arrastra para enlazar con otro paso',
+      showMinimap: 'Mostrar la vista general del journey',
+      hideMinimap: 'Ocultar la vista general del journey',
     },
     path: {
       otherwise: 'Si no',

@@ -2,7 +2,8 @@
  * The journey canvas (React Flow). Stateless about the journey: it draws the props and reports
  * edits as JourneyOps; positions are written by the page on drag end only (onMoveEnd). Locally it
  * keeps node sizes (React Flow needs them back on every render) and the position of the node being
- * moved until the page's layout catches up.
+ * moved until the page's layout catches up. The overview map (minimap) shows by itself on a wide
+ * canvas only, and a control button shows or hides it (viewport.ts).
  */
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
@@ -11,16 +12,19 @@ import {
   Background,
   BackgroundVariant,
   ConnectionLineType,
+  ControlButton,
   Controls,
   MiniMap,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStore,
   type Connection,
   type Edge,
   type NodeChange,
   type OnNodeDrag,
 } from '@xyflow/react';
+import { IconMap } from '@tabler/icons-react';
 import type { LayoutPosition } from '@gd/shared/docs/journeyDoc';
 import { isSource, type Journey, type JourneyStep } from '@gd/shared/journey/model';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
@@ -36,6 +40,7 @@ import type { JourneyOp, PeerPresence, StepFlowNode } from './types.ts';
 import { useFollowSelection } from './useFollowSelection.ts';
 import { useInitialView } from './useInitialView.ts';
 import { useThrottled } from './useThrottled.ts';
+import { MINIMAP, fitViewPadding, minimapByDefault, viewInsets } from './viewport.ts';
 
 export type { JourneyOp, PeerPresence } from './types.ts';
 
@@ -115,8 +120,14 @@ function Canvas(props: JourneyCanvasProps) {
       }),
     [flow.nodes, sizes],
   );
+  // The overview map: automatic by the canvas width until the person shows or hides it.
+  const canvasWidth = useStore((s) => s.width);
+  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
+  const showMinimap = minimapChoice ?? minimapByDefault(canvasWidth);
+  const insets = useMemo(() => viewInsets(showMinimap), [showMinimap]);
+  const fitViewOptions = useMemo(() => ({ padding: fitViewPadding(insets), maxZoom: 1 }), [insets]);
   useFollowSelection(selectedStepId);
-  useInitialView(journey.entryId);
+  useInitialView(journey.entryId, insets);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<StepFlowNode>[]) => {
@@ -235,15 +246,27 @@ function Canvas(props: JourneyCanvasProps) {
           }}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--mantine-color-gray-4)" />
-          <Controls showInteractive={false} position="bottom-left" fitViewOptions={{ padding: 0.2, maxZoom: 1 }} />
-          <MiniMap<StepFlowNode>
-            pannable
-            zoomable
-            position="bottom-right"
-            nodeBorderRadius={6}
-            style={{ width: 160, height: 110 }}
-            nodeColor={(n) => mantineColor(STEP_VISUALS[n.data.step.type].color, 4)}
-          />
+          <Controls showInteractive={false} position="bottom-left" fitViewOptions={fitViewOptions}>
+            <ControlButton
+              onClick={() => setMinimapChoice(!showMinimap)}
+              aria-label={t(showMinimap ? 'journeyEditor.canvas.hideMinimap' : 'journeyEditor.canvas.showMinimap')}
+              title={t(showMinimap ? 'journeyEditor.canvas.hideMinimap' : 'journeyEditor.canvas.showMinimap')}
+              aria-pressed={showMinimap}
+              data-testid="minimap-toggle"
+            >
+              <IconMap />
+            </ControlButton>
+          </Controls>
+          {showMinimap && (
+            <MiniMap<StepFlowNode>
+              pannable
+              zoomable
+              position="bottom-right"
+              nodeBorderRadius={6}
+              style={{ width: MINIMAP.width, height: MINIMAP.height, margin: MINIMAP.margin }}
+              nodeColor={(n) => mantineColor(STEP_VISUALS[n.data.step.type].color, 4)}
+            />
+          )}
           <PeerPointers peers={peers} />
         </ReactFlow>
       </div>

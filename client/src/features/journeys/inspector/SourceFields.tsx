@@ -1,6 +1,5 @@
 /** Entry steps: an audience (id, or a segment's first condition) or the events that start the journey. */
-import { useId } from 'react';
-import { Input, SegmentedControl, Stack, TagsInput } from '@mantine/core';
+import { Radio, Stack, TagsInput } from '@mantine/core';
 import type { JourneyStep, StepOf } from '@gd/shared/journey/model';
 import { useT } from '../../../i18n/useT.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
@@ -10,28 +9,30 @@ import { withFirstCondition } from './segmentCondition.ts';
 import { switchSourceKind } from './stepEdits.ts';
 
 type Source = StepOf<'sourceAudience'> | StepOf<'sourceEvents'>;
+const SOURCE_KINDS = ['sourceAudience', 'sourceEvents'] as const;
 
+/**
+ * The kind of entry, as radio buttons stacked with a line each: the two kinds' names are long in
+ * some languages (Spanish), and side by side in the inspector's column they were cut off.
+ */
 export function SourceKind({ step, onChange }: { step: Source; onChange: (step: JourneyStep) => void }) {
   const { t } = useT();
-  const labelId = useId();
   return (
-    <Stack gap={4}>
-      <Input.Label labelElement="div" id={labelId}>
-        {t('journeyEditor.inspector.sourceKind')}
-      </Input.Label>
-      <SegmentedControl
-        fullWidth
-        aria-labelledby={labelId}
-        value={step.type}
-        data={[
-          { value: 'sourceAudience', label: t('stepType.sourceAudience') },
-          { value: 'sourceEvents', label: t('stepType.sourceEvents') },
-        ]}
-        onChange={(v) => {
-          if ((v === 'sourceAudience' || v === 'sourceEvents') && v !== step.type) onChange(switchSourceKind(step, v));
-        }}
-      />
-    </Stack>
+    <Radio.Group
+      label={t('journeyEditor.inspector.sourceKind')}
+      value={step.type}
+      onChange={(v) => {
+        const kind = SOURCE_KINDS.find((k) => k === v);
+        if (kind && kind !== step.type) onChange(switchSourceKind(step, kind));
+      }}
+      data-testid="source-kind"
+    >
+      <Stack gap="xs" mt={6}>
+        {SOURCE_KINDS.map((kind) => (
+          <Radio key={kind} value={kind} label={t(`stepType.${kind}`)} description={t(`journeyEditor.stepHint.${kind}`)} />
+        ))}
+      </Stack>
+    </Radio.Group>
   );
 }
 
