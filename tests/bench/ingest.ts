@@ -17,7 +17,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { generatePeople } from '../../api-server/src/seed/generator/index.ts';
+import { GENERATOR_VERSION, generatePeople } from '../../api-server/src/seed/generator/index.ts';
 import { ROOT } from '../support/env.ts';
 import { fmt, freshDatabase, percentile, startServerProcess } from './support.ts';
 
@@ -33,7 +33,7 @@ const INGEST_PATH = '/api/ingest/v1/batch';
 
 /** One JSON body per line: the generator's batches that carry exactly 100 events. */
 async function prepareBodies(): Promise<string> {
-  const file = path.join(DIR, `ingest-bodies-s${SEED}-n${BODIES}.jsonl`);
+  const file = path.join(DIR, `ingest-bodies-v${GENERATOR_VERSION}-s${SEED}-n${BODIES}.jsonl`);
   if (existsSync(file)) return file;
   mkdirSync(DIR, { recursive: true });
   const started = performance.now();

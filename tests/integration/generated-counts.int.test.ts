@@ -143,4 +143,17 @@ describe('generated activity, counted by the API', () => {
     expect(Number(rows[0]?.known)).toBe(expected.identifiedPeople);
     expect(Number(rows[0]?.devices)).toBe(expected.devices.size);
   });
+
+  it('keeps the user tags and birthdays the app set', async () => {
+    for (const tag of ['loyalty_tier', 'favourite_category']) {
+      const { rows } = await api.db.query<{ value: string; people: string }>(
+        `SELECT pt.value_text AS value, count(*) AS people FROM person_tags pt JOIN tags t ON t.id = pt.tag_id
+          WHERE pt.app_id = $1 AND t.name = $2 GROUP BY 1`,
+        [app.id, tag],
+      );
+      expect(new Map(rows.map((r) => [r.value, Number(r.people)])), tag).toEqual(expected.tagValues(tag));
+    }
+    const { rows } = await api.db.query<{ n: string }>('SELECT count(*) AS n FROM people WHERE app_id = $1 AND merged_into IS NULL AND birthday IS NOT NULL', [app.id]);
+    expect(Number(rows[0]?.n)).toBe(expected.peopleWithBirthday);
+  });
 });

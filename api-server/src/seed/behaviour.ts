@@ -23,7 +23,7 @@ export interface IngestTarget { url: string; appKey: string; signal?: AbortSigna
 export interface SendStats { people: number; requests: number; events: number; accepted: number; duplicates: number; retries: number }
 export const emptyStats = (): SendStats => ({ people: 0, requests: 0, events: 0, accepted: 0, duplicates: 0, retries: 0 });
 
-const PATHS = { batch: `/api${endpoints.ingestBatch.path}`, identify: `/api${endpoints.ingestIdentify.path}` } as const;
+const PATHS = { batch: `/api${endpoints.ingestBatch.path}`, identify: `/api${endpoints.ingestIdentify.path}`, profile: `/api${endpoints.ingestProfile.path}` } as const;
 const MAX_ATTEMPTS = 8;
 const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
   const timer = setTimeout(resolve, ms);
@@ -63,8 +63,8 @@ async function post(target: IngestTarget, path: string, body: unknown, stats: Se
 export async function sendPerson(target: IngestTarget, person: GeneratedPerson, stats: SendStats = emptyStats()): Promise<SendStats> {
   for (const request of person.requests) {
     stats.requests++;
-    if (request.kind === 'identify') {
-      await post(target, PATHS.identify, request.body, stats);
+    if (request.kind !== 'batch') {
+      await post(target, PATHS[request.kind], request.body, stats);
       continue;
     }
     const answer = await post(target, PATHS.batch, request.body, stats);

@@ -53,6 +53,8 @@ export class ExpectedCounts {
   totalEvents = 0;
   identifies = 0;
   private readonly customerOf = new Map<string, string>();
+  private readonly tagsOf = new Map<string, Record<string, string | number | null>>();
+  private readonly birthdayOf = new Map<string, string>();
   private readonly dayOf: (ms: number) => string;
 
   constructor(timezone: string) {
@@ -69,6 +71,11 @@ export class ExpectedCounts {
     if (request.kind === 'identify') {
       this.identifies++;
       this.customerOf.set(device.id, request.body.customerId);
+      return;
+    }
+    if (request.kind === 'profile') {
+      this.tagsOf.set(device.id, { ...this.tagsOf.get(device.id), ...request.body.tags });
+      if (request.body.profile?.birthday) this.birthdayOf.set(device.id, request.body.profile.birthday);
       return;
     }
     for (const e of request.body.events) {
@@ -111,6 +118,23 @@ export class ExpectedCounts {
 
   get identifiedPeople(): number {
     return new Set(this.customerOf.values()).size;
+  }
+
+  /** People per value of a user tag (values set through profile requests; the last one set wins). */
+  tagValues(tag: string): Map<string, number> {
+    const valueOf = new Map<string, string>();
+    for (const [device, tags] of this.tagsOf) {
+      const value = tags[tag];
+      if (value !== undefined && value !== null) valueOf.set(this.personOf(device), String(value));
+    }
+    const counts = new Map<string, number>();
+    for (const value of valueOf.values()) counts.set(value, (counts.get(value) ?? 0) + 1);
+    return counts;
+  }
+
+  /** People whose birthday was set. */
+  get peopleWithBirthday(): number {
+    return this.peopleIn(this.birthdayOf.keys());
   }
 
   eventNames(): string[] {

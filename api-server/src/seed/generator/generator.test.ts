@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { IdentifyRequest, IngestBatch, IngestEvent, eventNameProblem, ORGANIC_SOURCE } from '@gd/shared';
-import { ExpectedCounts, addDays, generatePeople, type GeneratedPerson, type GeneratorConfig } from './index.ts';
+import { IdentifyRequest, IngestBatch, IngestEvent, ProfileRequest, eventNameProblem, ORGANIC_SOURCE } from '@gd/shared';
+import { ExpectedCounts, GENERATOR_VERSION, addDays, generatePeople, type GeneratedPerson, type GeneratorConfig } from './index.ts';
 import { LocalCalendar } from './calendar.ts';
 import { Random, WeightedList } from './random.ts';
 
@@ -43,6 +44,11 @@ describe('generator', () => {
     expect(JSON.stringify(take(config))).toBe(JSON.stringify(stream));
   });
 
+  it('has the pinned fingerprint of its version (changed the output? bump GENERATOR_VERSION and update both)', () => {
+    const hash = createHash('sha256').update(JSON.stringify(stream)).digest('hex');
+    expect({ version: GENERATOR_VERSION, hash }).toEqual({ version: 2, hash: '724b9e0e2a685f535e5313f6fcb3ebb5c64383898871f55d85340db1802f7081' });
+  });
+
   it('gives other people, devices and event ids for another seed', () => {
     const other = take({ ...config, seed: 8 });
     expect(JSON.stringify(other)).not.toBe(JSON.stringify(stream));
@@ -65,6 +71,11 @@ describe('generator', () => {
         if (r.kind === 'identify') {
           expect(IdentifyRequest.safeParse(r.body).success).toBe(true);
           expect(r.body.customerId).toBe(person.customerId);
+          continue;
+        }
+        if (r.kind === 'profile') {
+          expect(ProfileRequest.safeParse(r.body).success).toBe(true);
+          expect(Object.keys(r.body.tags ?? {}).sort()).toEqual(['favourite_category', 'loyalty_tier']);
           continue;
         }
         expect(IngestBatch.safeParse(r.body).success).toBe(true);
@@ -106,6 +117,9 @@ describe('generator', () => {
     expect(n('gd_reinstall')).toBeGreaterThan(0);
     expect(n('gd_register')).toBe(n('gd_login'));
     expect(expected.identifiedPeople / expected.people).toBeGreaterThan(0.2);
+    expect([...expected.tagValues('loyalty_tier').keys()].sort()).toEqual(['bronze', 'gold', 'silver']);
+    expect([...expected.tagValues('loyalty_tier').values()].reduce((a, b) => a + b, 0)).toBe(expected.identifiedPeople);
+    expect(expected.peopleWithBirthday).toBeGreaterThan(0);
     const sources = expected.breakdown('source', 'gd_install');
     const organic = (sources.get(ORGANIC_SOURCE) ?? 0) / n('gd_install');
     expect(organic).toBeGreaterThan(0.3);
@@ -125,7 +139,9 @@ function bruteForce(people: GeneratedPerson[], timezone: string) {
     ? r.body.events.map((e) => ({ ...e, person: personOf(r.body.device.id), country: r.body.device.country ?? '', day: new Date(e.time).toLocaleDateString('sv-SE', { timeZone: timezone }) }))
     : [])));
   const allPeople = new Set(people.flatMap((p) => p.requests.map((r) => personOf(r.body.device.id))));
-  return { rows, people: allPeople.size };
+  const tiers = new Map<string, string>();
+  for (const p of people) for (const r of p.requests) if (r.kind === 'profile' && r.body.tags?.loyalty_tier) tiers.set(personOf(r.body.device.id), String(r.body.tags.loyalty_tier));
+  return { rows, people: allPeople.size, tiers };
 }
 
 describe('expected counts', () => {
@@ -135,6 +151,9 @@ describe('expected counts', () => {
     const brute = bruteForce(stream, config.timezone);
     expect(expected.totalEvents).toBe(brute.rows.length);
     expect(expected.people).toBe(brute.people);
+    const tierCounts = new Map<string, number>();
+    for (const tier of brute.tiers.values()) tierCounts.set(tier, (tierCounts.get(tier) ?? 0) + 1);
+    expect(expected.tagValues('loyalty_tier')).toEqual(tierCounts);
     const names = [...new Set(brute.rows.map((r) => r.name))].sort();
     expect(expected.eventNames()).toEqual(names);
     const days = [...new Set(brute.rows.map((r) => r.day))].sort();

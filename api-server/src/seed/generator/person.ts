@@ -11,7 +11,8 @@
  * - 1 + Poisson sessions per active day, started at local hours with an evening peak; a session is
  *   start, home screen, browsing (search, product views), sometimes cart, checkout and a purchase,
  *   end; about 40% register once (register, first login, identify with customer id and e-mail),
- *   registered people sometimes log in again (gd_login2), and identify each new install.
+ *   registered people sometimes log in again (gd_login2), and identify each new install; after the
+ *   first identify the app sets the profile (a birthday for 60%) and two user tags.
  */
 import { builtInEventName, SCREEN_EVENT } from '@gd/shared';
 import type { LocalCalendar } from './calendar.ts';
@@ -60,7 +61,8 @@ export interface SimDevice {
 
 export type TimelineItem =
   | { kind: 'event'; device: number; event: GeneratedEvent }
-  | { kind: 'identify'; device: number; time: number; customerId: string; email: string };
+  | { kind: 'identify'; device: number; time: number; customerId: string; email: string }
+  | { kind: 'profile'; device: number; time: number; birthday: string | null; tags: Record<string, string> };
 
 export interface Simulated {
   customerId: string | null;
@@ -218,8 +220,15 @@ class PersonSim {
   }
 
   identify(device: number, time: number): void {
+    const first = this.identified.size === 0;
     this.identified.add(device);
     this.items.push({ kind: 'identify', device, time: time + 1, customerId: this.customerId, email: this.email });
+    if (!first) return;
+    // Once signed in, the app sets the profile: a birthday for some, and user tags.
+    const { rng } = this;
+    const birthday = rng.chance(0.6) ? `${rng.int(1960, 2007)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}` : null;
+    const tier = this.buyer > 1.8 ? 'gold' : this.buyer > 0.9 ? 'silver' : 'bronze';
+    this.items.push({ kind: 'profile', device, time: time + 2, birthday, tags: { loyalty_tier: tier, favourite_category: rng.pick(CATEGORIES).name } });
   }
 }
 

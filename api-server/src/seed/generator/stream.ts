@@ -13,6 +13,11 @@ import { WeightedList } from './random.ts';
 import type { GeneratedBatch, GeneratedPerson, GeneratedRequest, GeneratorConfig } from './types.ts';
 
 export const DEFAULT_BATCH_SIZE = 100;
+/**
+ * Changes whenever the same config gives other requests (a test pins the stream's fingerprint),
+ * so data sets kept between runs (benchmark databases, cached bodies) know they are stale.
+ */
+export const GENERATOR_VERSION = 2;
 
 export function createWorld(config: GeneratorConfig): World {
   if (!Number.isSafeInteger(config.seed) || config.seed < 0) throw new Error('seed: a non-negative integer');
@@ -48,13 +53,13 @@ export function generatePerson(world: World, index: number, batchSize = DEFAULT_
   for (const item of sim.items) {
     const device = sim.devices[item.device];
     if (!device) throw new Error(`no device ${item.device}`);
-    if (item.kind === 'identify') {
+    if (item.kind !== 'event') {
       if (batch) requests.push({ kind: 'batch', body: batch });
       batch = null;
-      requests.push({
-        kind: 'identify',
-        body: { device: deviceContext(device, appVersionAt(world, device, item.time)), customerId: item.customerId, profile: { email: item.email } },
-      });
+      const context = deviceContext(device, appVersionAt(world, device, item.time));
+      requests.push(item.kind === 'identify'
+        ? { kind: 'identify', body: { device: context, customerId: item.customerId, profile: { email: item.email } } }
+        : { kind: 'profile', body: { device: context, ...(item.birthday ? { profile: { birthday: item.birthday } } : {}), tags: item.tags } });
       continue;
     }
     const version = appVersionAt(world, device, item.event.time);

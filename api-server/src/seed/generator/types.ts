@@ -1,5 +1,5 @@
 /** What the behaviour generator takes and gives: requests in the ingestion contract (shared/src/schemas/ingest.ts). */
-import type { DeviceContext, IdentifyRequest } from '@gd/shared';
+import type { DeviceContext, IdentifyRequest, ProfileRequest } from '@gd/shared';
 import type { AppOs } from './catalogue.ts';
 
 export interface GeneratorConfig {
@@ -37,7 +37,8 @@ export interface GeneratedBatch { device: DeviceContext; events: GeneratedEvent[
 
 export type GeneratedRequest =
   | { kind: 'batch'; body: GeneratedBatch }
-  | { kind: 'identify'; body: IdentifyRequest };
+  | { kind: 'identify'; body: IdentifyRequest }
+  | { kind: 'profile'; body: ProfileRequest };
 
 /** One simulated person's requests, in the order a device sends them (chronological). */
 export interface GeneratedPerson {
