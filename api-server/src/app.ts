@@ -20,6 +20,8 @@ import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
 import { segmentRoutes } from './features/segments/routes.ts';
+import { importRoutes } from './features/imports/routes.ts';
+import { exportRoutes } from './features/exports/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -57,6 +59,8 @@ export function createApp(deps: Deps): express.Express {
   peopleRoutes(api, deps);
   tagRoutes(api, deps);
   segmentRoutes(api, deps);
+  importRoutes(api, deps);
+  exportRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

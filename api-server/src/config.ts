@@ -25,6 +25,12 @@ const Config = z.object({
   /** Ingestion rate limit per app key and API process: requests per second, and the burst. */
   INGEST_RATE_PER_SECOND: z.coerce.number().positive().default(1000),
   INGEST_RATE_BURST: z.coerce.number().int().positive().default(2000),
+  /** Imports: addresses or CIDR ranges a file URL may reach although private (tests only, e.g. 127.0.0.1). */
+  IMPORT_ALLOW_PRIVATE_HOSTS: z.string().optional(),
+  /** Imports: a PEM file of extra certificate authorities trusted for https downloads (besides the system's). */
+  IMPORT_EXTRA_CA_FILE: z.string().optional(),
+  /** Background jobs (imports, exports) this process runs and queues; processes sharing a database and a queue share the work. */
+  JOB_QUEUE: z.string().regex(/^[\w-]{1,64}$/).default('default'),
 });
 export type Config = z.infer<typeof Config>;
 

@@ -14,6 +14,7 @@ import { loadSigningSecret } from './features/auth/secrets.ts';
 import type { Deps } from './http/context.ts';
 import { createSender, startMailWorker, type MailSender } from './mail/worker.ts';
 import { startAudienceScheduler } from './features/segments/refresh.ts';
+import { startBackgroundJobs } from './jobs/start.ts';
 
 export interface RunningServer {
   url: string;
@@ -51,6 +52,7 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   const worker = opts.worker === false ? null : startMailWorker(db, sender, log);
   const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake() };
   const audiences = opts.worker === false ? null : startAudienceScheduler(deps);
+  const jobs = opts.worker === false ? null : startBackgroundJobs(deps);
   const app = createApp(deps);
   const httpServer = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -65,6 +67,7 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
       await new Promise<void>((resolve) => { httpServer.close(() => resolve()); httpServer.closeAllConnections(); });
       await worker?.stop();
       await audiences?.stop();
+      await jobs?.stop();
       await db.end();
       await embedded?.stop();
     },

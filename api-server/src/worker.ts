@@ -9,6 +9,8 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './server.ts';
 import { createSender, startMailWorker } from './mail/worker.ts';
 import { startAudienceScheduler } from './features/segments/refresh.ts';
+import { loadSigningSecret } from './features/auth/secrets.ts';
+import { startBackgroundJobs } from './jobs/start.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
@@ -20,10 +22,12 @@ const { db } = await openDatabase(config, log);
 const mail = startMailWorker(db, createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log }), log);
 // Segment audiences due for their periodic refresh (documents as stored: no sync server here).
 const audiences = startAudienceScheduler({ db, log });
+// Imports and exports (durable jobs, leased rows; see jobs/runner.ts).
+const jobs = startBackgroundJobs({ db, log, config, secret: await loadSigningSecret(db, config.JWT_SECRET) });
 log.info('worker started');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void Promise.all([mail.stop(), audiences.stop()]).then(() => db.end()).then(() => process.exit(0));
+    void Promise.all([mail.stop(), audiences.stop(), jobs.stop()]).then(() => db.end()).then(() => process.exit(0));
   });
 }

@@ -19,6 +19,7 @@ import { peopleEndpoints } from './endpoints/people.ts';
 import { ingestEndpoints } from './endpoints/ingest.ts';
 import { tagEndpoints } from './endpoints/tags.ts';
 import { segmentEndpoints } from './endpoints/segments.ts';
+import { importEndpoints } from './endpoints/imports.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 import { ep, none } from './endpoints/define.ts';
@@ -76,6 +77,7 @@ export const endpoints = {
   ...ingestEndpoints,
   ...tagEndpoints,
   ...segmentEndpoints,
+  ...importEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -8,3 +8,4 @@ export * from './tags.ts';
 export * from './people.ts';
 export * from './behaviour.ts';
 export * from './segments.ts';
+export * from './imports.ts';

@@ -1,0 +1,78 @@
+/**
+ * Audience exports: list, create (queues the job), delete, and the download of the file. The
+ * download streams the stored chunks, so it is registered here with the same checks as the
+ * endpoint table's routes (session, app of the account, permission with the app's disallowed list)
+ * rather than through `route`, which answers JSON.
+ */
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response, Router } from 'express';
+import { ErrorCode, can, disallowedFor, endpoints, fail, ok, subjectFor, type Result } from '@gd/shared';
+import type { Deps } from '../../http/context.ts';
+import { authenticate, route } from '../../http/endpoint.ts';
+import { sendFailure } from '../../http/respond.ts';
+import { isUuid } from '../../http/validate.ts';
+import { findApp } from '../apps/repository.ts';
+import { wakeJobRunners } from '../../jobs/runner.ts';
+import { deleteFile, readFile } from '../../jobs/storedFiles.ts';
+import * as segments from '../segments/repository.ts';
+import * as repo from './repository.ts';
+
+const noExport = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this export');
+
+export function exportRoutes(router: Router, deps: Deps): void {
+  const { db } = deps;
+  const findExport = (appId: string, id: string | undefined) => (id && isUuid(id) ? repo.findExport(db, appId, id) : Promise.resolve(undefined));
+
+  route(router, deps, 'listAudienceExports', async ({ app, query }) => ok({ exports: (await repo.listExports(db, app.id, query.audienceId)).map(repo.toAudienceExport) }));
+
+  route(router, deps, 'createAudienceExport', async ({ app, principal, params, body }) => {
+    const audience = params.audienceId && isUuid(params.audienceId) ? await segments.findAudience(db, app.id, params.audienceId) : undefined;
+    if (!audience) return fail(ErrorCode.NO_PERMISSION, 'No permission for this audience');
+    const id = randomUUID();
+    await repo.insertExport(db, {
+      id, accountId: principal.account.id, appId: app.id, audienceId: audience.id, audienceName: audience.name, format: body.format,
+      queue: deps.config.JOB_QUEUE, createdBy: principal.user.id,
+    });
+    wakeJobRunners();
+    const row = await repo.findExport(db, app.id, id);
+    return row ? ok({ export: repo.toAudienceExport(row) }) : noExport();
+  });
+
+  route(router, deps, 'deleteAudienceExport', async ({ app, subject, params }) => {
+    const row = await findExport(app.id, params.exportId);
+    if (!row || !can(subject, 'ui:audience.edit', { ownerId: row.created_by })) return noExport();
+    await repo.deleteExport(db, row.id);
+    await deleteFile(db, row.id);
+    return ok({});
+  });
+
+  const download = endpoints.downloadAudienceExport;
+  router.get(download.path, async (req: Request, res: Response) => {
+    const found = await exportFor(deps, req);
+    if (!found.ok) return sendFailure(res, found);
+    const row = found.value;
+    if (row.status !== 'ready' && row.status !== 'warning') {
+      return sendFailure(res, fail(ErrorCode.NOT_EXIST, row.status === 'processing' ? 'The export is still being written' : 'The export failed; it has no file'));
+    }
+    const name = row.file_name ?? `export.${row.format}`;
+    res.setHeader('Content-Type', row.format === 'zip' ? 'application/zip' : 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`);
+    if (row.byte_size !== null) res.setHeader('Content-Length', String(row.byte_size));
+    await pipeline(readFile(db, row.id), res).catch((error: unknown) => deps.log.warn({ err: error, export: row.id }, 'export download interrupted'));
+  });
+}
+
+/** The export a download names, after the same checks the endpoint table's routes make. */
+async function exportFor(deps: Deps, req: Request): Promise<Result<repo.ExportRow>> {
+  const principal = await authenticate(deps, req);
+  if (!principal.ok) return principal;
+  const params = req.params as Record<string, string>;
+  const app = params.appId && isUuid(params.appId) ? await findApp(deps.db, principal.value.account.id, params.appId) : undefined;
+  if (!app) return fail(ErrorCode.NO_PERMISSION, 'No permission for this app');
+  const subject = subjectFor(principal.value.user.id, disallowedFor(principal.value.user.grants, app.restricted));
+  const auth = endpoints.downloadAudienceExport.auth;
+  if (!can(subject, auth)) return fail(ErrorCode.NO_PERMISSION, `No permission: ${JSON.stringify(auth)}`);
+  const row = params.exportId && isUuid(params.exportId) ? await repo.findExport(deps.db, app.id, params.exportId) : undefined;
+  return row ? ok(row) : noExport();
+}

@@ -1,0 +1,60 @@
+/** The import network settings of a configuration, read once: the private allow-list and extra CAs. */
+import { readFileSync } from 'node:fs';
+import type { BlockList } from 'node:net';
+import type { FieldIssue, ImportSourceInput } from '@gd/shared';
+import type { Config } from '../../config.ts';
+import { ImportFailure } from './errors.ts';
+import { allowList, resolvePublic } from './netGuard.ts';
+
+export interface ImportNet { allowPrivate: BlockList; extraCa: string | undefined }
+
+const cache = new WeakMap<Config, ImportNet>();
+
+export function importNet(config: Config): ImportNet {
+  let net = cache.get(config);
+  if (!net) {
+    net = {
+      allowPrivate: allowList(config.IMPORT_ALLOW_PRIVATE_HOSTS),
+      extraCa: config.IMPORT_EXTRA_CA_FILE ? readFileSync(config.IMPORT_EXTRA_CA_FILE, 'utf8') : undefined,
+    };
+    cache.set(config, net);
+  }
+  return net;
+}
+
+/** The hosts a source will connect to, with the field that names each. */
+function hostsOf(source: ImportSourceInput): { path: string; host: string }[] {
+  switch (source.type) {
+    case 'csv':
+    case 'csv_dynamic':
+      return source.csvFileURL ? [{ path: 'source.csvFileURL', host: new URL(source.csvFileURL).hostname }] : [];
+    case 'https':
+      return [{ path: 'source.httpsFileUrl', host: new URL(source.httpsFileUrl).hostname }];
+    case 'ftp':
+      return [{ path: 'source.ftpHost', host: source.ftpHost }];
+    case 's3':
+    case 'performance_report':
+    case 'segment':
+      return [];
+    default: {
+      const never: never = source;
+      throw new Error(`unknown import type ${String(never)}`);
+    }
+  }
+}
+
+/** Problems with the addresses a source names: private ones, or hosts that do not resolve. */
+export async function addressProblems(hosts: readonly { path: string; host: string }[], net: ImportNet): Promise<FieldIssue[]> {
+  const issues: FieldIssue[] = [];
+  for (const { path, host } of hosts) {
+    try {
+      await resolvePublic(host, net.allowPrivate);
+    } catch (error) {
+      if (!(error instanceof ImportFailure)) throw error;
+      issues.push({ path, message: error.message.replace(/^CopyImportFileError: /, '') });
+    }
+  }
+  return issues;
+}
+
+export const sourceAddressProblems = (source: ImportSourceInput, net: ImportNet) => addressProblems(hostsOf(source), net);

@@ -1,0 +1,36 @@
+/** The background jobs of this product (imports, exports), started in the API process or the worker. */
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/pool.ts';
+import type { LiveDocReader } from '../features/journeys/liveDocs.ts';
+import { exportJobKind } from '../features/exports/run.ts';
+import { importNet } from '../features/imports/netConfig.ts';
+import { importJobKind } from '../features/imports/run.ts';
+import { startJobRunner, type JobRunner } from './runner.ts';
+
+export interface JobDeps {
+  db: Db;
+  log: Logger;
+  config: Config;
+  /** The server secret (stored credentials are sealed with it). */
+  secret: string;
+  liveDocs?: LiveDocReader | undefined;
+}
+
+/**
+ * Two jobs at a time per process (an import and an export can run side by side); on embedded
+ * PGlite they share its one connection, statement by statement.
+ */
+export function startBackgroundJobs(deps: JobDeps, opts: { intervalMs?: number; concurrency?: number } = {}): JobRunner {
+  const net = importNet(deps.config);
+  return startJobRunner({
+    db: deps.db, log: deps.log, queue: deps.config.JOB_QUEUE, intervalMs: opts.intervalMs ?? 1000, concurrency: opts.concurrency ?? 2,
+    kinds: [
+      importJobKind({
+        db: deps.db, log: deps.log, secret: deps.secret, allowPrivate: net.allowPrivate, extraCa: net.extraCa,
+        get liveDocs() { return deps.liveDocs; },
+      }),
+      exportJobKind({ db: deps.db, log: deps.log }),
+    ],
+  });
+}
