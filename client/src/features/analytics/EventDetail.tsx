@@ -9,7 +9,7 @@ import type { EventProperty } from '@gd/shared/schemas/behaviour';
 import { useT } from '../../i18n/useT.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { AXIS_COLOR, GRID_COLOR, bucketTick, compactNumber, seriesColor } from './chartStyle.ts';
+import { AXIS_COLOR, GRID_COLOR, TOOLTIP_STYLE, bucketTick, compactNumber, seriesColor } from './chartStyle.ts';
 import { metricFormatter, seriesLabel, truncateLabel } from './labels.ts';
 import { Refreshing } from './Refreshing.tsx';
 import { useAppRangeQuery } from './useAnalytics.ts';
@@ -24,7 +24,7 @@ function TrendChart({ buckets, events, people }: { buckets: string[]; events: nu
         <CartesianGrid stroke={GRID_COLOR} vertical={false} />
         <XAxis dataKey="bucket" tickFormatter={(b: string) => bucketTick(b, lang)} stroke={AXIS_COLOR} fontSize={12} tickLine={false} minTickGap={16} />
         <YAxis tickFormatter={compactNumber(lang)} stroke={AXIS_COLOR} fontSize={12} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
-        <Tooltip formatter={(value) => format(Number(value))} />
+        <Tooltip formatter={(value) => format(Number(value))} {...TOOLTIP_STYLE} />
         <Legend iconType="plainline" wrapperStyle={{ fontSize: 13 }} />
         <Line type="monotone" dataKey="events" name={t('eventsScreen.events')} stroke={seriesColor(0, null)} strokeWidth={2} dot={false} isAnimationActive={false} />
         <Line type="monotone" dataKey="people" name={t('eventsScreen.people')} stroke={seriesColor(1, null)} strokeWidth={2} dot={false} isAnimationActive={false} />

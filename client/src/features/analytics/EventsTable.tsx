@@ -24,7 +24,7 @@ function SortHeader({ column, label, sort, onSort, align = 'right', hint, width 
   const button = (
     <UnstyledButton onClick={() => onSort(column)} aria-label={t('eventsScreen.sortBy', { column: label })} style={{ width: '100%' }}>
       <Group gap={4} justify={align === 'right' ? 'flex-end' : 'flex-start'} wrap="nowrap">
-        <Text size="sm" fw={600}>
+        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
           {label}
         </Text>
         <Icon size={14} color={active ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-5)'} />
@@ -78,11 +78,11 @@ export function EventsTable({ rows, sort, onSort, selected, onSelect, previousRa
         <Table stickyHeader layout="fixed" highlightOnHover aria-label={t('eventsScreen.table')} aria-rowcount={rows.length + 1} miw={720}>
           <Table.Thead>
             <Table.Tr>
-              <SortHeader column="display" label={t('analytics.event')} sort={sort} onSort={onSort} align="left" width="44%" />
+              <SortHeader column="display" label={t('analytics.event')} sort={sort} onSort={onSort} align="left" width="40%" />
               <SortHeader column="events" label={t('eventsScreen.events')} sort={sort} onSort={onSort} width="14%" />
               <SortHeader column="people" label={t('eventsScreen.people')} sort={sort} onSort={onSort} width="14%" />
               <SortHeader column="revenue" label={t('eventsScreen.revenue')} sort={sort} onSort={onSort} width="14%" />
-              <SortHeader column="change" label={t('eventsScreen.variation')} sort={sort} onSort={onSort} width="14%" hint={t('eventsScreen.variationHint', { range: previousRange })} />
+              <SortHeader column="change" label={t('eventsScreen.variation')} sort={sort} onSort={onSort} width="18%" hint={t('eventsScreen.variationHint', { range: previousRange })} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -94,13 +94,15 @@ export function EventsTable({ rows, sort, onSort, selected, onSelect, previousRa
               return (
                 <Table.Tr
                   key={row.name}
+                  ref={virtualizer.measureElement}
+                  data-index={item.index}
                   data-testid="event-row"
                   aria-rowindex={item.index + 2}
                   aria-selected={isSelected}
                   tabIndex={0}
                   onClick={() => onSelect(row.name)}
                   onKeyDown={onKey(row.name)}
-                  style={{ height: ROW_HEIGHT, cursor: 'pointer' }}
+                  style={{ cursor: 'pointer' }}
                   bg={isSelected ? 'var(--mantine-color-blue-0)' : undefined}
                 >
                   <Table.Td style={{ boxShadow: isSelected ? 'inset 3px 0 0 var(--mantine-color-blue-6)' : undefined }}>

@@ -7,7 +7,7 @@ import { Group, Text } from '@mantine/core';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ExploreSeries } from '@gd/shared/schemas/behaviour';
 import { useT } from '../../i18n/useT.ts';
-import { AXIS_COLOR, GRID_COLOR, bucketTick, compactNumber, seriesColor } from './chartStyle.ts';
+import { AXIS_COLOR, GRID_COLOR, TOOLTIP_STYLE, bucketTick, compactNumber, seriesColor } from './chartStyle.ts';
 import type { ChartType } from './exploreState.ts';
 
 const HEIGHT = 340;
@@ -35,7 +35,7 @@ export function ExploreChart({ buckets, series, names, previousName, chart, form
       <CartesianGrid stroke={GRID_COLOR} vertical={false} />
       <XAxis dataKey="bucket" tickFormatter={(b: string) => bucketTick(b, lang)} stroke={AXIS_COLOR} fontSize={12} tickLine={false} minTickGap={16} />
       <YAxis tickFormatter={compactNumber(lang)} stroke={AXIS_COLOR} fontSize={12} tickLine={false} axisLine={false} width={52} />
-      <Tooltip formatter={(value) => format(Number(value))} wrapperStyle={{ zIndex: 10 }} />
+      <Tooltip formatter={(value) => format(Number(value))} {...TOOLTIP_STYLE} />
     </>
   );
   const name = (j: number) => names[j] ?? '';

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { IconChartLine, IconDownload, IconMoodEmpty } from '@tabler/icons-react';
+import { OTHER_SENTINEL } from '@gd/shared/behaviour/events';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import type { ExploreAnswer } from '@gd/shared/schemas/behaviour';
 import type { z } from 'zod';
@@ -92,6 +93,7 @@ function ExploreResult({ answer, title, chart, timezone, refreshing, onChart }: 
     previous: previousName,
     format,
   });
+  const folded = answer.series.some((s) => s.key === OTHER_SENTINEL);
   const nothing = answer.series.every((s) => s.total === 0 && (s.previousTotal ?? 0) === 0);
   if (nothing) {
     return (
@@ -121,9 +123,9 @@ function ExploreResult({ answer, title, chart, timezone, refreshing, onChart }: 
           </Group>
         </Group>
         <ExploreChart buckets={answer.buckets} series={answer.series} names={names} previousName={previousName} chart={chart} format={format} />
-        {(answer.range.timeGroup === 'hour' || answer.breakdown) && (
+        {(answer.range.timeGroup === 'hour' || folded) && (
           <Text size="xs" c="dimmed" mt="xs">
-            {[answer.range.timeGroup === 'hour' ? t('explore.hourNote', { zone: timezone }) : '', answer.breakdown ? t('explore.topNote') : ''].filter(Boolean).join(' ')}
+            {[answer.range.timeGroup === 'hour' ? t('explore.hourNote', { zone: timezone }) : '', folded ? t('explore.topNote') : ''].filter(Boolean).join(' ')}
           </Text>
         )}
       </Paper>

@@ -26,3 +26,10 @@ export function compactNumber(lang: Language): (n: number) => string {
   const format = new Intl.NumberFormat(localeFor(lang), { notation: 'compact', maximumFractionDigits: 1 });
   return (n) => format.format(n);
 }
+
+/** Tooltip box in the app's card style. */
+export const TOOLTIP_STYLE = {
+  contentStyle: { borderRadius: 8, border: '1px solid #dee2e6', boxShadow: '0 4px 12px rgba(0, 0, 0, 0.08)', fontSize: 13, padding: '8px 12px' },
+  labelStyle: { fontWeight: 600, marginBottom: 4 },
+  wrapperStyle: { zIndex: 10 },
+} as const;
