@@ -110,11 +110,17 @@ test('find a person by customer id and IDFA, read the profile and page through t
   await expect(page.getByTestId('person-profile').getByTestId('person-title')).toHaveText(customerId, AFTER_LOAD);
   await expect(page.getByRole('tab', { name: /Events/, selected: true })).toBeVisible();
 
-  // Search by IDFA finds the same person, with the match shown.
+  // Search by IDFA finds the same person, with the match shown; Enter opens the best match.
+  const personUrl = page.url();
+  await page.goto('/behavior/people');
+  await expect(page.getByText('Select a person')).toBeVisible(AFTER_LOAD);
   await page.getByTestId('people-search').fill(idfa);
+  await page.getByTestId('people-search').press('Enter');
   await expect(page.getByTestId('person-row')).toHaveCount(1);
   await expect(page.getByTestId('person-row')).toContainText(customerId);
   await expect(page.getByTestId('person-row')).toContainText('IDFA');
+  await expect(page.getByTestId('person-profile').getByTestId('person-title')).toHaveText(customerId);
+  expect(new URL(page.url()).searchParams.get('person')).toBe(new URL(personUrl).searchParams.get('person'));
 
   // Nobody matches: the search says so.
   await page.getByTestId('people-search').fill(`nobody-${suffix}`);

@@ -11,7 +11,7 @@ export const PERSON_ROW_HEIGHT = 68;
 /** Matches worth pointing out: the ones not visible in the row itself. */
 const SHOWN_MATCHES = new Set(['personId', 'deviceKey', 'idfa', 'idfv', 'gaid', 'oaid', 'pushToken']);
 
-export const PersonRow = memo(function PersonRow({ person, selected, onSelect }: { person: PersonSummary; selected: boolean; onSelect: (id: string) => void }) {
+export const PersonRow = memo(function PersonRow({ person, index, selected, onSelect }: { person: PersonSummary; index: number; selected: boolean; onSelect: (id: string) => void }) {
   const { t, lang } = useT();
   const title = personTitle(person, t);
   const secondary = person.customerId ? person.email ?? person.deviceId : person.email ? person.deviceId : t('people.search.personNumber', { id: person.id });
@@ -21,6 +21,7 @@ export const PersonRow = memo(function PersonRow({ person, selected, onSelect }:
       onClick={() => onSelect(person.id)}
       aria-current={selected ? 'true' : undefined}
       data-testid="person-row"
+      data-row-index={index}
       h={PERSON_ROW_HEIGHT}
       w="100%"
       px="md"

@@ -1,5 +1,5 @@
 /** The search box and its results (virtualised), or the people seen most recently. */
-import { useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { Box, Button, Group, Loader, Paper, Text, TextInput } from '@mantine/core';
 import { IconSearch, IconUserSearch, IconUsers } from '@tabler/icons-react';
@@ -24,6 +24,18 @@ export function SearchPanel({ text, onText, search, selectedId, onSelect }: {
 }) {
   const { t } = useT();
   const busy = useDelayedFlag(search.loading);
+  // Enter opens the best match, once the search for what was typed has answered.
+  const openFirst = useRef(false);
+  const first = search.loading ? undefined : search.people?.[0];
+  useEffect(() => {
+    if (!openFirst.current || search.loading) return;
+    openFirst.current = false;
+    if (first) onSelect(first.id);
+  }, [search.loading, first, onSelect]);
+  const enter = () => {
+    if (first) onSelect(first.id);
+    else openFirst.current = search.loading;
+  };
   const people = search.people;
   const recent = search.answered === '';
 
@@ -33,7 +45,7 @@ export function SearchPanel({ text, onText, search, selectedId, onSelect }: {
   else heading = t('people.search.count', { count: people?.length ?? 0 });
 
   return (
-    <Paper withBorder h={PANEL_HEIGHT} style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+    <Paper withBorder h={PANEL_HEIGHT} style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }} data-people-panel>
       <Box p="md" pb="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <TextInput
           value={text}
@@ -46,6 +58,14 @@ export function SearchPanel({ text, onText, search, selectedId, onSelect }: {
           autoComplete="off"
           spellCheck={false}
           data-testid="people-search"
+          onKeyDown={(e) => {
+            // The down arrow moves into the results.
+            if (e.key === 'Enter') enter();
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              e.currentTarget.closest('[data-people-panel]')?.querySelector<HTMLElement>('[data-row-index="0"]')?.focus();
+            }
+          }}
           description={t('people.search.hint')}
           maxLength={PEOPLE_LIMITS.maxQueryLength}
           inputWrapperOrder={['label', 'input', 'description']}
@@ -115,15 +135,25 @@ function VirtualList({ people, selectedId, onSelect }: { people: NonNullable<Peo
     overscan: 8,
     getItemKey: (index) => people[index]?.id ?? index,
   });
+  /** Up and down arrows move between results, scrolling the one reached into view first. */
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const current = Number((e.target as HTMLElement).closest('[data-row-index]')?.getAttribute('data-row-index') ?? -1);
+    const next = Math.min(people.length - 1, Math.max(0, current + (e.key === 'ArrowDown' ? 1 : -1)));
+    if (next === current) return;
+    e.preventDefault();
+    virtualizer.scrollToIndex(next);
+    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-row-index="${next}"]`)?.focus());
+  };
   return (
-    <div ref={scroller} style={{ height: '100%', overflowY: 'auto' }}>
+    <div ref={scroller} style={{ height: '100%', overflowY: 'auto' }} onKeyDown={onKeyDown}>
       <div role="list" aria-label={t('people.search.results')} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const person = people[item.index];
           if (!person) return null;
           return (
             <div key={item.key} role="listitem" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
-              <PersonRow person={person} selected={person.id === selectedId} onSelect={onSelect} />
+              <PersonRow person={person} index={item.index} selected={person.id === selectedId} onSelect={onSelect} />
             </div>
           );
         })}
