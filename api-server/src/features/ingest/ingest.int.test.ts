@@ -146,6 +146,16 @@ describe('ingestion batches', () => {
   });
 });
 
+describe('partitions', () => {
+  it('creates a new month\'s partitions once when many batches race for it', async () => {
+    const month = new Date(Date.UTC(2031 + Math.floor(Math.random() * 50), Math.floor(Math.random() * 12), 15));
+    const calls = Array.from({ length: 8 }, () => api.deps.db.query('SELECT gd_ensure_month_partitions($1, $1)', [month]));
+    await expect(Promise.all(calls)).resolves.toHaveLength(8);
+    const name = `events_${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
+    expect(Number((await api.deps.db.query<{ n: string }>('SELECT count(*) AS n FROM pg_class WHERE relname = $1', [name])).rows[0]?.n)).toBe(1);
+  });
+});
+
 describe('identify and profiles', () => {
   it('merges an anonymous device into the known person with its history', async () => {
     const app = await freshApp();
