@@ -139,6 +139,8 @@ describe('events in the app time zone', () => {
     expect(byName.view).toMatchObject({ events: 98, people: 13, previousEvents: 0 });
     expect(byName.gd_start_session).toMatchObject({ builtIn: true, events: 1, people: 1 });
     expect(body.events[0]?.name).toBe('view');
+    const quick = await get<{ events: { name: string; events: number; people: number | null }[] }>(owner.client, 'listEvents', { ...RANGE, people: false });
+    expect(quick.events.find((e) => e.name === 'purchase')).toMatchObject({ events: 4, people: null });
   });
 
   it('gives one event\'s trend and its top properties', async () => {

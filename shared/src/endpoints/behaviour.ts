@@ -3,7 +3,7 @@
  * table in ./people.ts). Query strings are parsed with the `query` schemas (schemas/behaviour.ts).
  */
 import {
-  AnalyticsRangeQuery, EventCatalogueAnswer, EventDefinition, EventDefinitionUpdate, EventListAnswer, EventPropertiesAnswer,
+  EventCatalogueAnswer, EventDefinition, EventDefinitionUpdate, EventListAnswer, EventListQuery, EventPropertiesAnswer,
   EventPropertiesQuery, EventTrendAnswer, EventTrendQuery, ExploreAnswer, ExploreQuery,
 } from '../schemas/behaviour.ts';
 import { ep } from './define.ts';
@@ -12,8 +12,8 @@ const EVENTS_SCREENS = { or: ['route:/behavior/events', 'route:/behavior/explore
 
 export const behaviourEndpoints = {
   listEvents: ep({
-    method: 'GET', path: '/apps/:appId/events', auth: 'route:/behavior/events', query: AnalyticsRangeQuery, response: EventListAnswer,
-    summary: 'Every event name seen in the range with events, distinct people, revenue and the previous period\'s events (query: startDay, endDay as YYYY-MM-DD in the app\'s time zone; default the last 7 days)',
+    method: 'GET', path: '/apps/:appId/events', auth: 'route:/behavior/events', query: EventListQuery, response: EventListAnswer,
+    summary: 'Every event name seen in the app with its events, distinct people, revenue and the previous period\'s events over a range (query: startDay, endDay as YYYY-MM-DD in the app\'s time zone, default the last 7 days; people=false leaves the distinct people out, null, for a fast answer from the rollup alone)',
   }),
   eventTrend: ep({
     method: 'GET', path: '/apps/:appId/events/trend', auth: EVENTS_SCREENS, query: EventTrendQuery, response: EventTrendAnswer,

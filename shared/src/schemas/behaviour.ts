@@ -71,6 +71,14 @@ function checkRange(value: { startDay?: string | undefined; endDay?: string | un
 export const AnalyticsRangeQuery = z.object(rangeFields).superRefine(checkRange);
 export type AnalyticsRangeQuery = z.infer<typeof AnalyticsRangeQuery>;
 
+/**
+ * The events list. `people=false` leaves distinct people out (null): they need a scan of the
+ * range's events, while the other figures come from the rollup at once, so a screen can show the
+ * list first and the people when they arrive.
+ */
+export const EventListQuery = z.object({ ...rangeFields, people: QueryFlag.default(true) }).superRefine(checkRange);
+export type EventListQuery = z.infer<typeof EventListQuery>;
+
 /** A resolved range as the answers echo it. */
 export const ResolvedRange = z.object({ startDay: z.string(), endDay: z.string(), timeGroup: TimeGroup });
 export type ResolvedRange = z.infer<typeof ResolvedRange>;
@@ -86,8 +94,8 @@ export const EventSummary = z.object({
   label: z.string().nullable(),
   hidden: z.boolean(),
   events: z.number(),
-  /** Distinct people who sent it in the range. */
-  people: z.number(),
+  /** Distinct people who sent it in the range (null when the query asked for people=false). */
+  people: z.number().nullable(),
   revenue: z.number(),
   /** Events in the previous period of the same length. */
   previousEvents: z.number(),

@@ -41,17 +41,16 @@ export function analyticsRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'listEvents', async ({ app, query }) => {
     const range = await rangeOf(app, query);
     const previous = previousPeriod(range);
-    const bounds = await utcBounds(db, range.startDay, range.endDay, app.timezone);
     const [totals, people, definitions] = await Promise.all([
       eventTotals(db, app.id, range, previous.startDay),
-      peopleByEvent(db, app.id, bounds),
+      query.people ? utcBounds(db, range.startDay, range.endDay, app.timezone).then((bounds) => peopleByEvent(db, app.id, bounds)) : null,
       definitionsByName(db, app.id),
     ]);
     const events = totals.map((t): EventSummary => {
       const definition = definitions.get(t.name);
       return {
         name: t.name, builtIn: isBuiltInEvent(t.name), label: definition?.label ?? null, hidden: definition?.hidden ?? false,
-        events: t.events, people: people.get(t.name) ?? 0, revenue: t.revenue, previousEvents: t.previousEvents,
+        events: t.events, people: people ? (people.get(t.name) ?? 0) : null, revenue: t.revenue, previousEvents: t.previousEvents,
       };
     });
     events.sort((a, b) => b.events - a.events || a.name.localeCompare(b.name));

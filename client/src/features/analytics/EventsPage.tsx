@@ -4,8 +4,8 @@
  * properties below. Hidden events (event catalogue) are left out unless asked for.
  */
 import { useMemo, useState } from 'react';
-import { Group, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { IconActivity, IconSearch } from '@tabler/icons-react';
+import { Alert, Button, Group, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { IconActivity, IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import type { EventListAnswer } from '@gd/shared/schemas/behaviour';
 import type { z } from 'zod';
@@ -34,13 +34,16 @@ export default function EventsPage() {
 function Events({ app }: { app: MetaApp }) {
   const { t } = useT();
   const range = useDateRange((s) => s.range);
-  const list = useKeptQuery(useAppRangeQuery('listEvents', app.id, { startDay: range.startDay, endDay: range.endDay }));
+  // The rollup's figures first (fast), then the same list with distinct people (a scan of the range's events).
+  const quick = useKeptQuery(useAppRangeQuery('listEvents', app.id, { startDay: range.startDay, endDay: range.endDay, people: false }));
+  const full = useAppRangeQuery('listEvents', app.id, { startDay: range.startDay, endDay: range.endDay, people: true });
+  const list = full.data ? full : quick;
   return (
     <>
       <PageHeader
         title={t('nav.events')}
         description={t('eventsScreen.description', { app: app.name })}
-        actions={<Refreshing active={list.state === 'loading' && list.data !== undefined} />}
+        actions={<Refreshing active={list.data !== undefined && (quick.state === 'loading' || full.state === 'loading')} />}
       />
       <DataState query={list} rows={8}>
         {(data) =>
@@ -49,7 +52,7 @@ function Events({ app }: { app: MetaApp }) {
               <EmptyBlock icon={<IconActivity size={28} />} title={t('eventsScreen.emptyTitle')} description={t('eventsScreen.emptyBody')} />
             </Paper>
           ) : (
-            <EventsView appId={app.id} data={data} />
+            <EventsView appId={app.id} data={data} peopleFailed={full.state === 'error' ? full.refetch : null} />
           )
         }
       </DataState>
@@ -57,7 +60,7 @@ function Events({ app }: { app: MetaApp }) {
   );
 }
 
-function EventsView({ appId, data }: { appId: string; data: EventList }) {
+function EventsView({ appId, data, peopleFailed }: { appId: string; data: EventList; peopleFailed: (() => void) | null }) {
   const { t, lang } = useT();
   const range = useDateRange((s) => s.range);
   const [search, setSearch] = useState('');
@@ -87,6 +90,16 @@ function EventsView({ appId, data }: { appId: string; data: EventList }) {
           {t('eventsScreen.count', { count: rows.length })}
         </Text>
       </Group>
+      {peopleFailed && (
+        <Alert variant="light" color="red" icon={<IconAlertTriangle size={16} />} p="xs">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{t('eventsScreen.peopleFailed')}</Text>
+            <Button size="compact-sm" variant="default" onClick={peopleFailed}>
+              {t('common.retry')}
+            </Button>
+          </Group>
+        </Alert>
+      )}
       {rows.length === 0 ? (
         <Paper withBorder>
           <EmptyBlock icon={<IconSearch size={28} />} title={t('eventsScreen.noMatchTitle')} description={t('eventsScreen.noMatchBody')} />

@@ -4,7 +4,7 @@
  * smoothly. The header stays in view while the body scrolls.
  */
 import { useRef, type KeyboardEvent } from 'react';
-import { Badge, Group, Paper, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Paper, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useT } from '../../i18n/useT.ts';
@@ -122,7 +122,7 @@ export function EventsTable({ rows, sort, onSort, selected, onSelect, previousRa
                     </Stack>
                   </Table.Td>
                   <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{count(row.events)}</Table.Td>
-                  <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{count(row.people)}</Table.Td>
+                  <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{row.people === null ? <Skeleton h={12} w={40} ml="auto" aria-label={t('common.loading')} /> : count(row.people)}</Table.Td>
                   <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{row.revenue ? money(row.revenue) : <Text span size="sm" c="dimmed">{t('analytics.noValue')}</Text>}</Table.Td>
                   <Table.Td ta="right"><Change row={row} /></Table.Td>
                 </Table.Tr>

@@ -41,7 +41,8 @@ export function sortRows(rows: readonly EventRow[], sort: Sort): EventRow[] {
         return x === y ? 0 : x < y ? -1 : 1;
       }
       default:
-        return a[sort.column] - b[sort.column];
+        // People not loaded yet (null) sort as the smallest.
+        return (a[sort.column] ?? -1) - (b[sort.column] ?? -1);
     }
   };
   return [...rows].sort((a, b) => sign * compare(a, b) || b.events - a.events || a.name.localeCompare(b.name));

@@ -76,6 +76,7 @@ export const behaviourEn = {
     valuesOf: 'Top values of {{property}}',
     distinct: '{{count}} distinct values',
     exploreIt: 'Explore',
+    peopleFailed: 'The number of people could not be loaded.',
   },
   manageEventsScreen: {
     description: 'Name the custom events of {{app}} for your team, set what they convert to and hide the ones nobody needs to see.',

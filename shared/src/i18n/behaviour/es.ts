@@ -76,6 +76,7 @@ export const behaviourEs: Widen<typeof behaviourEn> = {
     valuesOf: 'Valores principales de {{property}}',
     distinct: '{{count}} valores distintos',
     exploreIt: 'Explorar',
+    peopleFailed: 'No se ha podido cargar el número de personas.',
   },
   manageEventsScreen: {
     description: 'Pon nombre a los eventos personalizados de {{app}} para tu equipo, indica a qué conversión corresponden y oculta los que nadie necesita ver.',
