@@ -238,7 +238,7 @@ async function startAudience(run: Run): Promise<void> {
 /** An audience left in_progress by a run that stopped: back to its last state. */
 export async function settleAudience(db: Db, audienceId: string): Promise<void> {
   await db.query(
-    `UPDATE audiences SET status = CASE WHEN error_name IS NOT NULL THEN 'error' WHEN refreshed_at IS NULL THEN 'new' ELSE 'ready' END, refresh_started_at = NULL
+    `UPDATE audiences SET status = CASE WHEN error_name IS NOT NULL THEN 'error' WHEN person_count IS NULL THEN 'new' ELSE 'ready' END, refresh_started_at = NULL
       WHERE id = $1 AND status = 'in_progress'`,
     [audienceId],
   );
