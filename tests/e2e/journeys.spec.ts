@@ -22,6 +22,8 @@ const MANAGER = { email: 'manager@demo.growthdeck.test', name: 'Marta Manager' }
 const ADMIN = { email: 'admin@demo.growthdeck.test', name: 'Adrián Admin' };
 const ANALYST = { email: 'analyst@demo.growthdeck.test', name: 'Inés Analyst' };
 const suffix = Date.now().toString(36);
+/** A full page load (the editor's chunk, the token, the browser copy, the sync) on a busy machine. */
+const AFTER_LOAD = { timeout: 30_000 };
 
 interface Person {
   context: BrowserContext;
@@ -36,7 +38,7 @@ async function signIn(browser: Browser, email: string): Promise<Person> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await expect(page).not.toHaveURL(/\/login/, AFTER_LOAD);
   return { context, page };
 }
 
@@ -48,14 +50,14 @@ async function createJourney(page: Page, name: string): Promise<string> {
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByRole('button', { name: 'Create journey' }).click();
   await expect(page).toHaveURL(/[?&]id=[0-9a-f-]{36}/);
-  await expect(page.getByTestId('journey-editor')).toBeVisible();
+  await expect(page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
   await expect(page.getByTestId('journey-name')).toHaveText(name);
   return page.url();
 }
 
 async function openEditor(page: Page, url: string) {
   await page.goto(url);
-  await expect(page.getByTestId('journey-editor')).toBeVisible();
+  await expect(page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
 }
 
 const syncStatus = (page: Page) => page.getByTestId('sync-status');
@@ -119,6 +121,8 @@ function docContent(page: Page): Promise<string> {
 }
 
 test('two people edit one journey together, see each other, and converge after one of them worked offline', async ({ browser }) => {
+  // Several people, each with a full sign-in and page loads: room for a busy shared machine.
+  test.slow();
   const marta = await signIn(browser, MANAGER.email);
   const url = await createJourney(marta.page, `Onboarding ${suffix}`);
   const adrian = await signIn(browser, ADMIN.email);
@@ -173,6 +177,8 @@ test('two people edit one journey together, see each other, and converge after o
 });
 
 test('a journey opens offline from the browser copy, also after a reload, and its offline edits reach the server later', async ({ browser }) => {
+  // Several people, each with a full sign-in and page loads: room for a busy shared machine.
+  test.slow();
   const marta = await signIn(browser, MANAGER.email);
   const { page, context } = marta;
   const url = await createJourney(page, `Offline ${suffix}`);
@@ -199,8 +205,8 @@ test('a journey opens offline from the browser copy, also after a reload, and it
   // the browser's copies.
   expect(await workerReachesServer(context)).toBe(false);
   await page.reload();
-  await expect(page.getByTestId('session-offline')).toBeVisible();
-  await expect(page.getByTestId('journey-editor')).toBeVisible();
+  await expect(page.getByTestId('session-offline')).toBeVisible(AFTER_LOAD);
+  await expect(page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
   await expect(page.getByTestId('journey-name')).toHaveText(`Offline ${suffix}`);
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'offline');
   await expect(syncStatus(page)).toContainText('not yet saved');
@@ -247,6 +253,8 @@ test('a journey opens offline from the browser copy, also after a reload, and it
 });
 
 test('a viewer cannot change a journey; a change forced into their copy reaches no one and is dropped from it', async ({ browser }) => {
+  // Several people, each with a full sign-in and page loads: room for a busy shared machine.
+  test.slow();
   const marta = await signIn(browser, MANAGER.email);
   const url = await createJourney(marta.page, `Viewer ${suffix}`);
   const ines = await signIn(browser, ANALYST.email);
@@ -283,6 +291,8 @@ test('a viewer cannot change a journey; a change forced into their copy reaches 
 });
 
 test('a change forced into a viewer\'s copy while offline stays only until the copy meets the server', async ({ browser }) => {
+  // Several people, each with a full sign-in and page loads: room for a busy shared machine.
+  test.slow();
   const marta = await signIn(browser, MANAGER.email);
   const url = await createJourney(marta.page, `Viewer offline ${suffix}`);
   await addStep(marta.page, 'Event entry', 'Wait');
@@ -298,7 +308,7 @@ test('a change forced into a viewer\'s copy while offline stays only until the c
   await ines.context.setOffline(true);
   await forceEntryPosition(ines.page, 4343);
   await ines.page.reload();
-  await expect(ines.page.getByTestId('journey-editor')).toBeVisible();
+  await expect(ines.page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
   await expect.poll(() => entryPosition(ines.page)).toEqual(FORCED(4343));
   // ...only until the copy meets the server: it refuses it, and the copy is dropped and reloaded.
   await ines.context.setOffline(false);
@@ -309,7 +319,7 @@ test('a change forced into a viewer\'s copy while offline stays only until the c
   // The browser copy no longer holds it: offline again, a reload shows the server's content.
   await ines.context.setOffline(true);
   await ines.page.reload();
-  await expect(ines.page.getByTestId('journey-editor')).toBeVisible();
+  await expect(ines.page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
   await expect(nodeNamed(ines.page, 'Wait')).toHaveCount(1);
   expect(await entryPosition(ines.page)).toEqual(before);
   expect(await entryPosition(marta.page)).toEqual(before);
