@@ -43,7 +43,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/behavior/explore', 'behavior', 'explore', true),
   r('/behavior/funnels', 'behavior', 'funnels'),
   r('/behavior/cohort', 'behavior', 'cohort'),
-  r('/behavior/audiences', 'behavior', 'audiences'),
+  r('/behavior/audiences', 'behavior', 'audiences', true),
   r('/behavior/people', 'behavior', 'people', true),
   r('/behavior/events', 'behavior', 'events', true),
 

@@ -5,6 +5,7 @@
 import { behaviourEn } from './behaviour/en.ts';
 import { tagsEn } from './tags/en.ts';
 import { peopleEn } from './people/en.ts';
+import { segmentsEn } from './segments/en.ts';
 
 export const en = {
   app: { name: 'Growthdeck', tagline: 'Acquisition, analytics and engagement for mobile apps' },
@@ -937,6 +938,7 @@ export const en = {
   ...behaviourEn,
   ...tagsEn,
   ...peopleEn,
+  ...segmentsEn,
 };
 
 export type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

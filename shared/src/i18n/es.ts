@@ -2,6 +2,7 @@ import type { Catalogue } from './en.ts';
 import { behaviourEs } from './behaviour/es.ts';
 import { tagsEs } from './tags/es.ts';
 import { peopleEs } from './people/es.ts';
+import { segmentsEs } from './segments/es.ts';
 
 export const es: Catalogue = {
   app: { name: 'Growthdeck', tagline: 'Adquisición, analítica y engagement para apps móviles' },
@@ -934,4 +935,5 @@ export const es: Catalogue = {
   ...behaviourEs,
   ...tagsEs,
   ...peopleEs,
+  ...segmentsEs,
 };

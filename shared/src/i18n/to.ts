@@ -7,6 +7,7 @@ import type { Catalogue } from './en.ts';
 import { behaviourTo } from './behaviour/to.ts';
 import { tagsTo } from './tags/to.ts';
 import { peopleTo } from './people/to.ts';
+import { segmentsTo } from './segments/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -14,4 +15,5 @@ export const to: DeepPartial<Catalogue> = {
   ...behaviourTo,
   ...tagsTo,
   ...peopleTo,
+  ...segmentsTo,
 };

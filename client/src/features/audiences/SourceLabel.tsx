@@ -1,0 +1,25 @@
+/** Where an audience's people come from: the segment it follows (a link to its editor), or the import type. */
+import { Link } from 'react-router';
+import { Anchor, Group, Text } from '@mantine/core';
+import { IconFileImport, IconFilter } from '@tabler/icons-react';
+import type { AudienceSummary } from '@gd/shared/schemas/segments';
+import { useT } from '../../i18n/useT.ts';
+
+export function SourceLabel({ audience }: { audience: Pick<AudienceSummary, 'sourceType' | 'segmentId' | 'segmentName'> }) {
+  const { t } = useT();
+  const isSegment = audience.sourceType === 'segment';
+  return (
+    <Group gap={6} wrap="nowrap" miw={0}>
+      {isSegment ? <IconFilter size={14} color="var(--mantine-color-dimmed)" aria-hidden /> : <IconFileImport size={14} color="var(--mantine-color-dimmed)" aria-hidden />}
+      {isSegment && audience.segmentId ? (
+        <Anchor component={Link} to={`?segment=${audience.segmentId}`} size="sm" lineClamp={1} onClick={(e) => e.stopPropagation()} data-testid="audience-segment-link">
+          {audience.segmentName ?? t('audiences.source.segment')}
+        </Anchor>
+      ) : (
+        <Text size="sm" lineClamp={1}>
+          {t(`audiences.source.${audience.sourceType}`)}
+        </Text>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * "Save as audience": name, test flag and refresh period of a new audience that follows the
+ * segment (POST /audiences with source segment). The server counts it at once; a refusal shows
+ * in the dialog (a name in use on the name field; conditions that do not evaluate above).
+ */
+import { useState } from 'react';
+import { Button, Checkbox, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { AUDIENCE_REFRESH_MINUTES } from '@gd/shared/segment/audience';
+import { AudienceCreate, type AudienceSummary } from '@gd/shared/schemas/segments';
+import { api } from '../../api/client.ts';
+import { useT } from '../../i18n/useT.ts';
+import { FormError } from '../../ui/FormError.tsx';
+import { splitFailure } from '../../ui/forms.ts';
+
+/** Refresh periods offered, in minutes (within AUDIENCE_REFRESH_MINUTES). */
+export const REFRESH_CHOICES = [
+  { minutes: 15, key: 'm15' },
+  { minutes: 60, key: 'h1' },
+  { minutes: 360, key: 'h6' },
+  { minutes: 1440, key: 'd1' },
+  { minutes: 10080, key: 'w1' },
+] as const;
+
+export function useRefreshChoices(current?: number) {
+  const { t } = useT();
+  const choices = REFRESH_CHOICES.filter((c) => c.minutes >= AUDIENCE_REFRESH_MINUTES.min && c.minutes <= AUDIENCE_REFRESH_MINUTES.max).map((c) => ({
+    value: String(c.minutes),
+    label: t(`audiences.refreshEvery.${c.key}`),
+  }));
+  if (current !== undefined && !choices.some((c) => c.value === String(current))) choices.push({ value: String(current), label: t('audiences.refreshEvery.custom', { minutes: current }) });
+  return choices;
+}
+
+export function refreshLabel(t: ReturnType<typeof useT>['t'], minutes: number): string {
+  const choice = REFRESH_CHOICES.find((c) => c.minutes === minutes);
+  return choice ? t(`audiences.refreshEvery.${choice.key}`) : t('audiences.refreshEvery.custom', { minutes });
+}
+
+export function SaveAudienceDialog({ appId, segmentId, initialName, onClose, onSaved }: {
+  appId: string;
+  segmentId: string;
+  initialName: string;
+  onClose: () => void;
+  onSaved: (audience: AudienceSummary) => void;
+}) {
+  const { t } = useT();
+  const [failure, setFailure] = useState<unknown>(null);
+  const choices = useRefreshChoices();
+  const form = useForm({
+    initialValues: { name: initialName, isTest: false, refreshEveryMinutes: String(AUDIENCE_REFRESH_MINUTES.default) },
+    validate: { name: (v) => (v.trim() === '' ? t('validation.required') : null) },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const body = AudienceCreate.parse({
+        name: values.name.trim(),
+        source: { from: 'segment', segmentId },
+        isTest: values.isTest,
+        refreshEveryMinutes: Number(values.refreshEveryMinutes),
+      });
+      const { audience } = await api.call('createAudience', { params: { appId }, body });
+      onSaved(audience);
+    } catch (error) {
+      const { fieldErrors, formError } = splitFailure(error, t, ['name']);
+      form.setErrors(fieldErrors);
+      setFailure(formError);
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={<Text fw={600}>{t('segments.save.title')}</Text>} size="md">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <FormError error={failure} />
+          <Text size="sm" c="dimmed">
+            {t('segments.save.body')}
+          </Text>
+          <TextInput label={t('segments.save.name')} data-autofocus maxLength={120} {...form.getInputProps('name')} data-testid="audience-name" />
+          <Select label={t('segments.save.refreshEvery')} data={choices} allowDeselect={false} {...form.getInputProps('refreshEveryMinutes')} />
+          <Checkbox label={t('segments.save.isTest')} description={t('segments.save.isTestHint')} {...form.getInputProps('isTest', { type: 'checkbox' })} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.submitting} data-testid="save-audience-submit">
+              {t('segments.save.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

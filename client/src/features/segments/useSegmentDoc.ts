@@ -1,0 +1,104 @@
+/**
+ * The editor loop over a segment document (shared docs/segmentDoc.ts): on every change the document
+ * is read (`segmentFromDoc`) and normalized with the shared editing rules (edit.ts). A writable
+ * client whose merged document is not normal (two valid concurrent edits can leave a child listed
+ * twice or a node unreachable) writes the repair back (REPAIR_ORIGIN, not undoable, at most a few
+ * per second). Edits are SegmentOps applied to the document's current segment and written as a
+ * minimal diff (LOCAL_ORIGIN, undoable per person). Nothing is written before the server's initial
+ * content has arrived (`meta.kind`): the client never seeds a document. Read-only clients never write.
+ */
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import type * as Y from 'yjs';
+import { applySegmentToDoc, segmentFromDoc } from '@gd/shared/docs/segmentDoc';
+import { normalizeSegment } from '@gd/shared/segment/edit';
+import type { Segment } from '@gd/shared/segment/model';
+import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
+import { applySegmentOp, type SegmentOp } from './segmentOps.ts';
+
+export interface SegmentView {
+  segment: Segment;
+  /** The stored document already is normal (no repair needed). */
+  normal: boolean;
+  /** The server's initial content is here (the document may be written). */
+  hasContent: boolean;
+}
+
+/** Segment-document roots undo covers (conditions and groups), and those the editor reads. */
+export const SEGMENT_UNDO_ROOTS = ['nodes'] as const;
+const OBSERVED_ROOTS = ['meta', 'nodes'] as const;
+
+const EMPTY_VIEW: SegmentView = { segment: { rootKey: 'root', nodes: [] }, normal: true, hasContent: false };
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function readSegmentView(doc: Y.Doc): SegmentView {
+  const raw = segmentFromDoc(doc);
+  const segment = normalizeSegment(raw);
+  // normalizeSegment keeps node order by reachability; the stored order is by key: compare as sets.
+  const sort = (s: Segment) => [...s.nodes].sort((a, b) => (a.key < b.key ? -1 : 1));
+  const normal = raw.rootKey === segment.rootKey && sameJson(sort(raw), sort(segment));
+  return { segment, normal, hasContent: doc.getMap('meta').has('kind') };
+}
+
+function viewStore(doc: Y.Doc | null) {
+  if (!doc) return { subscribe: () => () => undefined, get: () => EMPTY_VIEW };
+  let view = readSegmentView(doc);
+  return {
+    subscribe: (onChange: () => void) => {
+      const handler = () => {
+        const next = readSegmentView(doc);
+        if (sameJson(next, view)) return;
+        view = next;
+        onChange();
+      };
+      const roots = OBSERVED_ROOTS.map((r) => doc.getMap(r));
+      for (const root of roots) root.observeDeep(handler);
+      // Changes between the first read and this subscription.
+      handler();
+      return () => {
+        for (const root of roots) root.unobserveDeep(handler);
+      };
+    },
+    get: () => view,
+  };
+}
+
+/** A repair that does not settle must not loop: at most a few per document and second. */
+const repairs = new WeakMap<Y.Doc, { since: number; count: number }>();
+function repairAllowed(doc: Y.Doc): boolean {
+  const now = Date.now();
+  const seen = repairs.get(doc);
+  if (!seen || now - seen.since > 1_000) {
+    repairs.set(doc, { since: now, count: 1 });
+    return true;
+  }
+  seen.count += 1;
+  return seen.count <= 5;
+}
+
+export interface SegmentDoc extends SegmentView {
+  onOp: (op: SegmentOp) => void;
+}
+
+export function useSegmentDoc(doc: Y.Doc | null, canWrite: boolean): SegmentDoc {
+  const store = useMemo(() => viewStore(doc), [doc]);
+  const view = useSyncExternalStore(store.subscribe, store.get);
+
+  useEffect(() => {
+    if (!doc || !canWrite || view.normal || !view.hasContent || !repairAllowed(doc)) return;
+    applySegmentToDoc(doc, view.segment, REPAIR_ORIGIN);
+  }, [doc, canWrite, view]);
+
+  const onOp = useCallback(
+    (op: SegmentOp) => {
+      if (!doc || !canWrite || !doc.getMap('meta').has('kind')) return;
+      // The document's current content, not a rendered (possibly older) view.
+      const current = readSegmentView(doc).segment;
+      const next = applySegmentOp(current, op);
+      if (next !== current) applySegmentToDoc(doc, next, LOCAL_ORIGIN);
+    },
+    [doc, canWrite],
+  );
+
+  return { ...view, onOp };
+}
