@@ -62,6 +62,14 @@ beforeAll(async () => {
   }
   await send({}, Array.from({ length: 20 }, () => ({ name: 'view', time: '2025-01-11T17:00:00Z' })));
   await send({}, [{ name: 'gd_start_session', time: '2025-01-11T17:00:00Z' }]);
+  // 2025-03-09 is a 23-hour day in New York (02:00 EST jumps to 03:00 EDT).
+  await send({}, [
+    { name: 'dst', time: '2025-03-09T04:59:00Z' }, // 2025-03-08 23:59 EST: the day before
+    { name: 'dst', time: '2025-03-09T06:30:00Z' }, // 01:30 EST
+    { name: 'dst', time: '2025-03-09T07:30:00Z' }, // 03:30 EDT
+    { name: 'dst', time: '2025-03-10T03:59:00Z' }, // 23:59 EDT
+    { name: 'dst', time: '2025-03-10T04:00:00Z' }, // 2025-03-10 00:00 EDT: the day after
+  ]);
 });
 
 afterAll(async () => {
@@ -106,6 +114,14 @@ describe('events in the app time zone', () => {
     const range = await exploreOf({ event: 'purchase', timeGroup: 'hour' });
     const hours = range.buckets.flatMap((bucket, i) => (range.series[0]?.values[i] ? [`${bucket}=${range.series[0].values[i]}`] : []));
     expect(hours).toEqual(['00:00=1', '07:00=1', '10:00=1', '23:00=1']);
+  });
+
+  it('keeps local days and hours right across a daylight-saving change', async () => {
+    const day = { event: 'dst', startDay: '2025-03-09', endDay: '2025-03-09' };
+    expect((await exploreOf({ ...day, timeGroup: 'day' })).series[0]?.values).toEqual([3]);
+    const hours = await exploreOf({ ...day, timeGroup: 'hour', metric: 'people' });
+    expect(hours.buckets.flatMap((b, i) => (hours.series[0]?.values[i] ? [b] : []))).toEqual(['01:00', '03:00', '23:00']);
+    expect((await exploreOf({ event: 'dst', startDay: '2025-03-08', endDay: '2025-03-10', metric: 'people' })).series[0]?.values).toEqual([1, 1, 1]);
   });
 
   it('breaks down by country: top 10, (empty) for missing, the rest as other', async () => {
@@ -170,7 +186,7 @@ describe('events in the app time zone', () => {
 describe('event catalogue', () => {
   it('lists custom events and the built-in ones with their labels in the request language', async () => {
     const body = await owner.client.ok<{ custom: { name: string }[]; builtIn: { name: string; key: string; label: string }[] }>('listEventDefinitions', undefined, { appId: app.id });
-    expect(body.custom.map((e) => e.name)).toEqual(['purchase', 'view']);
+    expect(body.custom.map((e) => e.name)).toEqual(['dst', 'purchase', 'view']);
     expect(body.builtIn.find((e) => e.key === 'transaction')).toEqual({ name: 'gd_transaction', key: 'transaction', label: 'Sale' });
     const es = await owner.client.raw('GET', fillPath(endpoints.listEventDefinitions.path, { appId: app.id }), { headers: { 'accept-language': 'es-ES,es;q=0.9' } });
     expect((es.body.builtIn as { key: string; label: string }[]).find((e) => e.key === 'transaction')?.label).toBe('Venta');
