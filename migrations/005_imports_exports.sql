@@ -62,13 +62,15 @@ CREATE TABLE import_tasks (
 CREATE INDEX import_tasks_app ON import_tasks (app_id, created_at DESC);
 CREATE INDEX import_tasks_due ON import_tasks (queue, run_at) WHERE status IN ('new','in_progress') AND run_at IS NOT NULL;
 
--- The people an import run has resolved so far, before they replace the audience's members in one
--- transaction at the end. Unlogged: it is scratch space that a crash may lose (the run restarts).
-CREATE UNLOGGED TABLE import_staging (
-  task_id   uuid NOT NULL,
-  person_id bigint NOT NULL
+-- The identifiers an import run has read so far (n: the row's number in the file), before they are
+-- resolved to people and replace the audience's members in one transaction at the end. Unlogged
+-- scratch space that a crash may lose (the run restarts). No index: rows are written in bulk and
+-- read once by a hash join; only the rows of running imports are here.
+CREATE UNLOGGED TABLE import_rows (
+  task_id uuid NOT NULL,
+  n       bigint NOT NULL,
+  ident   text NOT NULL
 );
-CREATE INDEX import_staging_task ON import_staging (task_id, person_id);
 
 CREATE TABLE audience_exports (
   id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),

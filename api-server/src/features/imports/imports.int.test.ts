@@ -109,7 +109,7 @@ describe('CSV imports', () => {
     expect(task.errorMessage).toContain(`line ${task.errorLine}`);
     expect(await members(audienceId)).toEqual(['c-3', 'c-4']);
     expect(await audience(audienceId)).toMatchObject({ status: 'error', errorName: 'CsvSyntaxError', personCount: 2 });
-    const staged = await api.db.query('SELECT 1 FROM import_staging WHERE task_id = $1', [task.id]);
+    const staged = await api.db.query('SELECT 1 FROM import_rows WHERE task_id = $1', [task.id]);
     expect(staged.rowCount).toBe(0);
 
     // A later good import replaces the members atomically and clears the error.

@@ -145,7 +145,8 @@ describe('durability', () => {
     const queue = held();
     const { id, audienceId } = await heldTask(queue, { type: 'csv' }, 'customer_id\ncai\ndan\n');
     await api.db.query(`UPDATE import_tasks SET status = 'in_progress', attempts = 1, locked_by = 'dead-worker', locked_until = now() + interval '1 hour' WHERE id = $1`, [id]);
-    await api.db.query('INSERT INTO import_staging (task_id, person_id) VALUES ($1, $2)', [id, people.ben]);
+    // What the dead run had read: cleared, not imported.
+    await api.db.query(`INSERT INTO import_rows (task_id, n, ident) VALUES ($1, 1, 'ben')`, [id]);
     const kind = importJobKind(deps());
     expect(await claimJob(api.db, kind, queue, 'w2')).toBeUndefined();
     await api.db.query(`UPDATE import_tasks SET locked_until = now() - interval '1 second' WHERE id = $1`, [id]);
@@ -176,7 +177,7 @@ describe('durability', () => {
       get(target, prop, receiver) {
         if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
         return async (text: unknown, values?: unknown[]) => {
-          if (!deleted && typeof text === 'string' && text.includes('INSERT INTO import_staging')) {
+          if (!deleted && typeof text === 'string' && text.includes('INSERT INTO import_rows')) {
             deleted = true;
             await target.query('DELETE FROM import_tasks WHERE id = $1', [id]);
           }
@@ -189,6 +190,6 @@ describe('durability', () => {
     expect(await members(audienceId)).toEqual(['ana']);
     const audience = (await api.db.query<{ status: string }>('SELECT status FROM audiences WHERE id = $1', [audienceId])).rows[0];
     expect(audience?.status).toBe('ready');
-    expect((await api.db.query('SELECT 1 FROM import_staging WHERE task_id = $1', [id])).rowCount).toBe(0);
+    expect((await api.db.query('SELECT 1 FROM import_rows WHERE task_id = $1', [id])).rowCount).toBe(0);
   });
 });

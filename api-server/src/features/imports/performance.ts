@@ -1,5 +1,6 @@
 /**
- * The people of a performance-report import, staged in one statement:
+ * The people of a performance-report import, as (n, person_id) pairs for the member swap (n is the
+ * person: there is no file row):
  * - impacts: people with an impression of the filtered messages in the date range;
  * - conversions: people who made a conversion (the built-in purchase event, or a custom event with
  *   a conversion type in the event catalogue) in the range, after their first interaction of any
@@ -8,24 +9,22 @@
  * mean "any" (every channel, campaign, message and journey).
  */
 import { builtInEventName, type DateRange, type KpiType, type PerformanceFilters } from '@gd/shared';
-import type { Queryable } from '../../db/pool.ts';
 
-export async function stagePerformance(db: Queryable, taskId: string, appId: string, p: { kpiType: KpiType; filters: PerformanceFilters; dateRange: DateRange }): Promise<number> {
-  const interactions = `FROM message_interactions i, bounds b
-    WHERE i.app_id = $2 AND i.event_time >= b.start_at AND i.event_time < b.end_at
-      AND (cardinality($5::text[]) = 0 OR i.channel = ANY($5)) AND (cardinality($6::text[]) = 0 OR i.campaign_id = ANY($6))
-      AND (cardinality($7::text[]) = 0 OR i.message_id = ANY($7)) AND (cardinality($8::text[]) = 0 OR i.journey_id = ANY($8))`;
-  const bounds = `bounds AS (SELECT ($3::date)::timestamp AT TIME ZONE z.tz AS start_at, ($4::date + 1)::timestamp AT TIME ZONE z.tz AS end_at
-    FROM (SELECT timezone AS tz FROM apps WHERE id = $2) z)`;
-  const people = p.kpiType === 'impacts'
-    ? `SELECT DISTINCT i.person_id ${interactions} AND i.kind = 'impression'`
-    : `SELECT t.person_id FROM (SELECT i.person_id, min(i.event_time) AS first_at ${interactions} GROUP BY i.person_id) t, bounds b
-        WHERE EXISTS (SELECT 1 FROM events e WHERE e.app_id = $2 AND e.person_id = t.person_id AND e.event_time >= t.first_at AND e.event_time < b.end_at
-          AND (e.name = $9 OR e.name IN (SELECT d.name FROM event_definitions d WHERE d.app_id = $2 AND d.conversion_type IS NOT NULL)))`;
-  const { rowCount } = await db.query(
-    `WITH ${bounds} INSERT INTO import_staging (task_id, person_id) SELECT $1, x.person_id FROM (${people}) x`,
-    [taskId, appId, p.dateRange.startDay, p.dateRange.endDay, p.filters.channels, p.filters.campaignIds, p.filters.messageIds, p.filters.journeyIds,
-      ...(p.kpiType === 'conversions' ? [builtInEventName('transaction')] : [])],
-  );
-  return rowCount ?? 0;
+/** SQL with $1 the app; its own parameters come after `offset` (the caller's last parameter number). */
+export function performanceSql(p: { kpiType: KpiType; filters: PerformanceFilters; dateRange: DateRange }, offset: number): { sql: string; params: unknown[] } {
+  const $ = (i: number) => `$${offset + i}`;
+  const bounds = `(SELECT (${$(1)}::date)::timestamp AT TIME ZONE a.timezone AS start_at, (${$(2)}::date + 1)::timestamp AT TIME ZONE a.timezone AS end_at
+    FROM apps a WHERE a.id = $1) b`;
+  const interactions = `FROM message_interactions i, ${bounds}
+    WHERE i.app_id = $1 AND i.event_time >= b.start_at AND i.event_time < b.end_at
+      AND (cardinality(${$(3)}::text[]) = 0 OR i.channel = ANY(${$(3)})) AND (cardinality(${$(4)}::text[]) = 0 OR i.campaign_id = ANY(${$(4)}))
+      AND (cardinality(${$(5)}::text[]) = 0 OR i.message_id = ANY(${$(5)})) AND (cardinality(${$(6)}::text[]) = 0 OR i.journey_id = ANY(${$(6)}))`;
+  const params: unknown[] = [p.dateRange.startDay, p.dateRange.endDay, p.filters.channels, p.filters.campaignIds, p.filters.messageIds, p.filters.journeyIds];
+  if (p.kpiType === 'conversions') params.push(builtInEventName('transaction'));
+  const sql = p.kpiType === 'impacts'
+    ? `SELECT DISTINCT i.person_id AS n, i.person_id ${interactions} AND i.kind = 'impression'`
+    : `SELECT t.person_id AS n, t.person_id FROM (SELECT i.person_id, min(i.event_time) AS first_at, min(b.end_at) AS end_at ${interactions} GROUP BY i.person_id) t
+        WHERE EXISTS (SELECT 1 FROM events e WHERE e.app_id = $1 AND e.person_id = t.person_id AND e.event_time >= t.first_at AND e.event_time < t.end_at
+          AND (e.name = ${$(7)} OR e.name IN (SELECT d.name FROM event_definitions d WHERE d.app_id = $1 AND d.conversion_type IS NOT NULL)))`;
+  return { sql, params };
 }

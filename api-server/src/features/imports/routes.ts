@@ -17,7 +17,7 @@ import { FileTooLarge, deleteFile, storeStream } from '../../jobs/storedFiles.ts
 import * as segments from '../segments/repository.ts';
 import { addressProblems, importNet, sourceAddressProblems } from './netConfig.ts';
 import * as repo from './repository.ts';
-import { clearStaging } from './resolve.ts';
+import { clearRows } from './resolve.ts';
 import { settleAudience } from './run.ts';
 import { sealSecrets } from './secretBox.ts';
 
@@ -187,7 +187,7 @@ export function importRoutes(router: Router, deps: Deps): void {
     await tx(db, async (client) => {
       await repo.deleteTask(client, row.id);
       await deleteFile(client, row.id);
-      await clearStaging(client, row.id);
+      await clearRows(client, row.id);
     });
     // A run in progress notices at its next progress write and stops; its audience returns to its last state.
     if (row.status === 'in_progress' && row.audience_id) await settleAudience(db, row.audience_id);

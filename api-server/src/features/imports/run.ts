@@ -2,10 +2,11 @@
  * One run of an import task (a background job, jobs/runner.ts):
  * 1. the target audience is marked in_progress (a deleted one fails with AudienceNotExist, an
  *    inactive one with AudienceNotValid);
- * 2. the source streams in; each batch of identifiers is resolved to people and staged in
- *    import_staging (progress written per batch, which also renews the lease);
- * 3. ONE transaction replaces the audience's members with the staged people, sets it ready with
- *    its person_count, and marks the task ready (with a warning when rows matched nobody).
+ * 2. the source streams in; each batch of identifiers is written to import_rows (progress written
+ *    per batch, which also renews the lease);
+ * 3. ONE transaction resolves the rows to people (resolve.ts), replaces the audience's members with
+ *    them, sets it ready with its person_count, and marks the task ready (with a warning when rows
+ *    matched nobody).
  * Any failure before or inside step 3 leaves the previous members untouched: the task and the
  * audience record the error (SPEC.md section 8 name and a message; CsvSyntaxError with its line).
  * A failure that may pass (network, 5xx) is retried with backoff up to max_attempts, recorded
@@ -24,9 +25,9 @@ import { materialise } from '../segments/evaluate.ts';
 import * as segments from '../segments/repository.ts';
 import { identifierBatches } from './csv.ts';
 import { ImportFailure } from './errors.ts';
-import { stagePerformance } from './performance.ts';
+import { performanceSql } from './performance.ts';
 import * as repo from './repository.ts';
-import { clearStaging, stageBatch } from './resolve.ts';
+import { clearRows, matchedRowsSql, stageRows } from './resolve.ts';
 import { openSecrets } from './secretBox.ts';
 import { ftpSource, httpSource, s3Source, urlSource, type NetOptions, type SourceStream } from './sources.ts';
 
@@ -116,37 +117,35 @@ async function openSource(run: Run): Promise<SourceStream> {
 }
 
 /** Writes progress and renews the lease in one statement; throws LeaseLost when the task is no longer ours. */
-async function writeProgress(run: Run, p: { rowsRead: number; rowsMatched: number; bytesRead: number; bytesTotal?: number | null }): Promise<void> {
+async function writeProgress(run: Run, p: { rowsRead: number; bytesRead: number; bytesTotal?: number | null }): Promise<void> {
   const { rowCount } = await run.deps.db.query(
-    `UPDATE import_tasks SET rows_read = $3::bigint, rows_matched = $4::bigint, rows_unmatched = $3::bigint - $4::bigint, bytes_read = $5,
-       bytes_total = CASE WHEN $6 THEN $7::bigint ELSE bytes_total END, locked_until = now() + make_interval(secs => $8), updated_at = now()
+    `UPDATE import_tasks SET rows_read = $3, bytes_read = $4, bytes_total = CASE WHEN $5 THEN $6::bigint ELSE bytes_total END,
+       locked_until = now() + make_interval(secs => $7), updated_at = now()
      WHERE id = $1 AND locked_by = $2`,
-    [run.task.id, run.ctx.workerId, p.rowsRead, p.rowsMatched, p.bytesRead, p.bytesTotal !== undefined, p.bytesTotal ?? null, LEASE_SECONDS],
+    [run.task.id, run.ctx.workerId, p.rowsRead, p.bytesRead, p.bytesTotal !== undefined, p.bytesTotal ?? null, LEASE_SECONDS],
   );
   if (rowCount !== 1) throw new LeaseLost();
 }
 
-/** Streams the file into staging; answers rows read and matched. */
-async function stageFile(run: Run): Promise<{ rowsRead: number; rowsMatched: number }> {
+/** Streams the file's identifiers into import_rows; answers the rows read. */
+async function stageFile(run: Run): Promise<number> {
   const { deps, task } = run;
   const source = await openSource(run);
   let bytesRead = 0;
   let rowsRead = 0;
-  let rowsMatched = 0;
-  await writeProgress(run, { rowsRead, rowsMatched, bytesRead, bytesTotal: source.bytesTotal });
+  await writeProgress(run, { rowsRead, bytesRead, bytesTotal: source.bytesTotal });
   const idType = idTypeOf(run.config);
-  const batches = identifierBatches(source.stream, { idType, batchRows: deps.batchRows ?? 5_000, onBytes: (n) => { bytesRead = n; } });
+  const batches = identifierBatches(source.stream, { idType, batchRows: deps.batchRows ?? 10_000, onBytes: (n) => { bytesRead = n; } });
   for await (const batch of batches) {
     if (run.ctx.signal.aborted) {
       source.stream.destroy();
       throw run.ctx.signal.reason instanceof Error && run.ctx.signal.reason.message === 'lease lost' ? new LeaseLost() : new Aborted();
     }
-    rowsMatched += await stageBatch(deps.db, task.id, task.app_id, idType, batch);
+    await stageRows(deps.db, task.id, idType, rowsRead + 1, batch);
     rowsRead += batch.length;
-    await writeProgress(run, { rowsRead, rowsMatched, bytesRead });
+    await writeProgress(run, { rowsRead, bytesRead });
   }
-  await writeProgress(run, { rowsRead, rowsMatched, bytesRead });
-  return { rowsRead, rowsMatched };
+  return rowsRead;
 }
 
 class Aborted extends Error {}
@@ -186,29 +185,38 @@ async function lockAudience(client: DbClient, audienceId: string): Promise<void>
   if (!rows[0] || rows[0].deleted) throw new ImportFailure('AudienceNotExist', 'AudienceNotExist: the audience of this import was deleted');
 }
 
-/** Replaces the members with the staged people and records success, in one transaction. */
-async function swapMembers(run: Run, rows: { rowsRead: number; rowsMatched: number }): Promise<void> {
+/**
+ * Resolves the matched rows to people and replaces the members with them, in one transaction and
+ * one statement (members no longer matched are removed, new ones added, the others kept with their
+ * added_at), then records success. `matched` yields (n, person_id) with $1 the app and $2 the
+ * audience; its own parameters follow.
+ */
+async function swapMembers(run: Run, matched: { sql: string; params: unknown[]; verifyPeople: boolean }, rowsRead: number | null): Promise<void> {
   const { task, audienceId } = run;
   await tx(run.deps.db, async (client) => {
-    await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(SEGMENT_LIMITS.refreshTimeoutMs)]);
+    await client.query(`SELECT set_config('statement_timeout', $1, true), set_config('work_mem', '64MB', true)`, [String(SEGMENT_LIMITS.refreshTimeoutMs)]);
     await lockAudience(client, audienceId);
-    await client.query(
-      `DELETE FROM audience_members m WHERE m.app_id = $1 AND m.audience_id = $2
-          AND NOT EXISTS (SELECT 1 FROM import_staging s WHERE s.task_id = $3 AND s.person_id = m.person_id)`,
-      [task.app_id, audienceId, task.id],
+    const target = matched.verifyPeople
+      ? 'SELECT DISTINCT m.person_id FROM matched m JOIN people p ON p.app_id = $1 AND p.id = m.person_id'
+      : 'SELECT DISTINCT m.person_id FROM matched m';
+    const { rows } = await client.query<{ matched_rows: number; people: number }>(
+      `WITH matched AS MATERIALIZED (${matched.sql}),
+       target AS MATERIALIZED (${target}),
+       removed AS (
+         DELETE FROM audience_members am WHERE am.app_id = $1 AND am.audience_id = $2
+            AND NOT EXISTS (SELECT 1 FROM target t WHERE t.person_id = am.person_id)),
+       added AS (
+         INSERT INTO audience_members (app_id, audience_id, person_id)
+         SELECT $1, $2, t.person_id FROM target t ORDER BY t.person_id ON CONFLICT DO NOTHING)
+       SELECT (SELECT count(DISTINCT n) FROM matched) AS matched_rows, (SELECT count(*) FROM target) AS people`,
+      [task.app_id, audienceId, ...matched.params],
     );
-    await client.query(
-      `INSERT INTO audience_members (app_id, audience_id, person_id)
-       SELECT DISTINCT $1::uuid, $2::uuid, s.person_id FROM import_staging s JOIN people p ON p.app_id = $1 AND p.id = s.person_id
-        WHERE s.task_id = $3
-       ON CONFLICT DO NOTHING`,
-      [task.app_id, audienceId, task.id],
-    );
-    const personCount = await segments.countMembers(client, task.app_id, audienceId);
+    const personCount = rows[0]?.people ?? 0;
+    const matchedRows = rows[0]?.matched_rows ?? 0;
     await segments.recordRefreshed(client, audienceId, { count: personCount, definition: null });
-    await finishTask(client, run, { personCount, ...rows });
-    await clearStaging(client, task.id);
+    await finishTask(client, run, { personCount, rowsRead: rowsRead ?? matchedRows, rowsMatched: matchedRows });
   });
+  await clearRows(run.deps.db, task.id);
 }
 
 async function runSegment(run: Run): Promise<void> {
@@ -254,7 +262,7 @@ function asFailure(error: unknown): ImportFailure {
 
 async function recordFailure(run: Run, job: Claimed, failure: ImportFailure): Promise<void> {
   const { db, log } = run.deps;
-  await clearStaging(db, run.task.id);
+  await clearRows(db, run.task.id);
   const retry = failure.recoverable && job.attempts < job.max_attempts;
   if (retry) {
     const delay = (run.deps.retryBaseSeconds ?? 30) * 4 ** (job.attempts - 1);
@@ -288,7 +296,7 @@ export async function runImport(deps: ImportRunDeps, job: Claimed, ctx: JobConte
     if (job.attempts > job.max_attempts) {
       throw new ImportFailure('NoRecoverableTaskError', `NoRecoverableTaskError: the import stopped unfinished ${job.max_attempts} times (its worker ended); retry it`);
     }
-    await clearStaging(deps.db, task.id);
+    await clearRows(deps.db, task.id);
     const started = await deps.db.query(
       `UPDATE import_tasks SET status = 'in_progress', started_at = now(), finished_at = NULL, rows_read = 0, rows_matched = 0, rows_unmatched = 0,
          bytes_read = 0, bytes_total = NULL, warning = NULL, updated_at = now() WHERE id = $1 AND locked_by = $2`,
@@ -300,13 +308,14 @@ export async function runImport(deps: ImportRunDeps, job: Claimed, ctx: JobConte
       case 'segment':
         await runSegment(run);
         break;
-      case 'performance_report': {
-        const matched = await stagePerformance(deps.db, task.id, task.app_id, run.config);
-        await swapMembers(run, { rowsRead: matched, rowsMatched: matched });
+      case 'performance_report':
+        await swapMembers(run, { ...performanceSql(run.config, 2), verifyPeople: true }, null);
         break;
+      default: {
+        const rowsRead = await stageFile(run);
+        const idType = idTypeOf(run.config);
+        await swapMembers(run, { sql: matchedRowsSql(idType), params: [task.id], verifyPeople: idType === 'deviceId' }, rowsRead);
       }
-      default:
-        await swapMembers(run, await stageFile(run));
     }
     deps.log.info({ task: task.id }, 'import done');
   } catch (error) {
@@ -315,7 +324,7 @@ export async function runImport(deps: ImportRunDeps, job: Claimed, ctx: JobConte
       return;
     }
     if (error instanceof LeaseLost) {
-      await clearStaging(deps.db, task.id);
+      await clearRows(deps.db, task.id);
       if (!(await repo.findTaskById(deps.db, task.id)) && task.audience_id) await settleAudience(deps.db, task.audience_id);
       return;
     }
