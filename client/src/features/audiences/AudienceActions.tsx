@@ -5,7 +5,7 @@
  * delete. One menu, used by the list rows and the detail header.
  */
 import { useState } from 'react';
-import { ActionIcon, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Menu, Text } from '@mantine/core';
 import {
   IconAdjustments, IconBrandMeta, IconCopy, IconDots, IconPlayerPause, IconPlayerPlay, IconRefresh, IconSearch, IconShare3, IconTrash,
 } from '@tabler/icons-react';
@@ -86,11 +86,9 @@ export function AudienceActions({ audience, onChanged, onDeleted, onCloned, with
     <>
       <Menu position="bottom-end" withinPortal shadow="md" width={290}>
         <Menu.Target>
-          <Tooltip label={t('common.actions')} withArrow>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('audiences.actions', { name: audience.name })} data-testid="audience-actions" onClick={(e) => e.stopPropagation()}>
-              <IconDots size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('audiences.actions', { name: audience.name })} title={t('common.actions')} data-testid="audience-actions">
+            <IconDots size={18} />
+          </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown onClick={(e) => e.stopPropagation()}>
           {withRefresh && (
@@ -119,15 +117,13 @@ export function AudienceActions({ audience, onChanged, onDeleted, onCloned, with
           </Menu.Item>
           <Menu.Divider />
           {SHARES.map((s) => (
-            <Menu.Item key={s.key} leftSection={<s.icon size={16} />} disabled data-testid="share-entry">
-              <Stack gap={0}>
-                <Text size="sm">{t(`audiences.share.${s.label}`)}</Text>
-                <Text size="xs" c="dimmed">
-                  {can(s.key) ? t('audiences.share.notIntegrated') : t('permissions.denied')}
-                </Text>
-              </Stack>
+            <Menu.Item key={s.key} leftSection={<s.icon size={16} />} disabled title={can(s.key) ? t('audiences.share.notIntegrated') : t('permissions.denied')} data-testid="share-entry">
+              {t(`audiences.share.${s.label}`)}
             </Menu.Item>
           ))}
+          <Text size="xs" c="dimmed" px="sm" pb={6} maw={290}>
+            {t('audiences.share.notIntegrated')}
+          </Text>
           <Menu.Divider />
           <Menu.Item leftSection={<IconTrash size={16} />} color="red" disabled={!abilities.delete} onClick={() => setDialog('delete')}>
             {t('audiences.delete')}

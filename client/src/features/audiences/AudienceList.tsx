@@ -101,20 +101,20 @@ export function AudienceList({ newAction }: { newAction: React.ReactNode }) {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('audiences.col.name')}</Table.Th>
-                <Table.Th w={150}>{t('audiences.col.status')}</Table.Th>
+                <Table.Th w={140}>{t('audiences.col.status')}</Table.Th>
                 <Table.Th w={110} ta="right">
                   {t('audiences.col.people')}
                 </Table.Th>
-                <Table.Th>{t('audiences.col.source')}</Table.Th>
-                <Table.Th w={170}>{t('audiences.col.refreshed')}</Table.Th>
-                <Table.Th w={160}>{t('audiences.col.owner')}</Table.Th>
+                <Table.Th miw={180}>{t('audiences.col.source')}</Table.Th>
+                <Table.Th w={150}>{t('audiences.col.refreshed')}</Table.Th>
+                <Table.Th w={150}>{t('audiences.col.owner')}</Table.Th>
                 <Table.Th w={60} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {audiences.map((a) => (
                 <Table.Tr key={a.id} data-testid="audience-row" data-audience-id={a.id} style={{ cursor: 'pointer' }} onClick={() => void navigate(openHref(a.id))}>
-                  <Table.Td maw={320}>
+                  <Table.Td miw={200}>
                     <Group gap={6} wrap="nowrap">
                       <Anchor component={Link} to={openHref(a.id)} fw={600} size="sm" aria-label={t('audiences.open', { name: a.name })} onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-word' }}>
                         {a.name}

@@ -9,14 +9,14 @@ export function SourceLabel({ audience }: { audience: Pick<AudienceSummary, 'sou
   const { t } = useT();
   const isSegment = audience.sourceType === 'segment';
   return (
-    <Group gap={6} wrap="nowrap" miw={0}>
-      {isSegment ? <IconFilter size={14} color="var(--mantine-color-dimmed)" aria-hidden /> : <IconFileImport size={14} color="var(--mantine-color-dimmed)" aria-hidden />}
+    <Group gap={6} wrap="nowrap" align="flex-start">
+      {isSegment ? <IconFilter size={14} color="var(--mantine-color-dimmed)" aria-hidden style={{ flexShrink: 0, marginTop: 3 }} /> : <IconFileImport size={14} color="var(--mantine-color-dimmed)" aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />}
       {isSegment && audience.segmentId ? (
-        <Anchor component={Link} to={`?segment=${audience.segmentId}`} size="sm" lineClamp={1} onClick={(e) => e.stopPropagation()} data-testid="audience-segment-link">
+        <Anchor component={Link} to={`?segment=${audience.segmentId}`} size="sm" style={{ wordBreak: 'break-word' }} onClick={(e) => e.stopPropagation()} data-testid="audience-segment-link">
           {audience.segmentName ?? t('audiences.source.segment')}
         </Anchor>
       ) : (
-        <Text size="sm" lineClamp={1}>
+        <Text size="sm">
           {t(`audiences.source.${audience.sourceType}`)}
         </Text>
       )}

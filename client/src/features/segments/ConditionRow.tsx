@@ -117,7 +117,7 @@ export function ConditionRow({ nodeKey, index, c, problems, readOnly, options, p
                   <Text size="sm" c="dimmed">
                     {t('segments.field.window')}
                   </Text>
-                  <DaysInput label={`${label}: ${t('segments.field.window')}`} value={c.dateDays} readOnly={readOnly} onCommit={(dateDays) => onChange({ dateDays })} />
+                  <DaysInput label={`${label}: ${t('segments.field.window')}`} placeholder="—" value={c.dateDays} readOnly={readOnly} onCommit={(dateDays) => onChange({ dateDays })} />
                 </Group>
               </Tooltip>
             )}

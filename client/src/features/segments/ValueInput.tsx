@@ -150,7 +150,7 @@ export function ValueInput({ widget, c, readOnly, error, label, audiences, journ
 }
 
 /** A whole number of days, 0 to 36,500, with "days" after it. */
-export function DaysInput({ label, value, onCommit, readOnly, disabled, error, size }: { label: string; value: number | null; onCommit: (v: number | null) => void; readOnly: boolean; disabled?: boolean; error?: boolean; size?: 'sm' }) {
+export function DaysInput({ label, value, onCommit, readOnly, disabled, error, size, placeholder = '0' }: { label: string; value: number | null; onCommit: (v: number | null) => void; readOnly: boolean; disabled?: boolean; error?: boolean; size?: 'sm'; placeholder?: string }) {
   const { t } = useT();
   return (
     <Group gap={6} wrap="nowrap">
@@ -162,7 +162,7 @@ export function DaysInput({ label, value, onCommit, readOnly, disabled, error, s
         max={36_500}
         allowDecimal={false}
         allowNegative={false}
-        placeholder="0"
+        placeholder={placeholder}
         readOnly={readOnly}
         disabled={disabled}
         error={error}
