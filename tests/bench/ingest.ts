@@ -7,7 +7,7 @@
  *
  * Request bodies are generated and serialised before the clock starts (cached in
  * test-results/bench-data, so later runs skip the generation), and each is sent once: every
- * request carries 100 new events. The load comes from wrk (one thread, a Lua script cycling
+ * request carries 100 new events of another device. The load comes from wrk (one thread, a Lua script cycling
  * through the bodies) when installed, else from node:http. Afterwards the events table, the daily
  * rollup and the id registry are counted against what the API acknowledged.
  */
@@ -31,9 +31,14 @@ const PORT = 4292;
 const DIR = path.join(ROOT, 'test-results/bench-data');
 const INGEST_PATH = '/api/ingest/v1/batch';
 
-/** One JSON body per line: the generator's batches that carry exactly 100 events. */
+/**
+ * One JSON body per line: the generator's batches that carry exactly 100 events, one per device.
+ * A device sends its batches one after another (the SDK waits for an answer), so a load that sent
+ * one device's consecutive batches on several connections at once would measure row-lock waits
+ * on that device and person, which real traffic does not have.
+ */
 async function prepareBodies(): Promise<string> {
-  const file = path.join(DIR, `ingest-bodies-v${GENERATOR_VERSION}-s${SEED}-n${BODIES}.jsonl`);
+  const file = path.join(DIR, `ingest-bodies-v${GENERATOR_VERSION}-s${SEED}-n${BODIES}-one-per-device.jsonl`);
   if (existsSync(file)) return file;
   mkdirSync(DIR, { recursive: true });
   const started = performance.now();
@@ -41,10 +46,12 @@ async function prepareBodies(): Promise<string> {
   let written = 0, generated = 0;
   const people = generatePeople({ seed: SEED, people: 10_000_000, days: 30, endDate: '2026-11-21', timezone: 'Europe/Madrid', appOs: 'Android', batchSize: BATCH });
   for (const person of people) {
+    const used = new Set<string>();
     for (const r of person.requests) {
       if (r.kind !== 'batch') continue;
       generated += r.body.events.length;
-      if (r.body.events.length !== BATCH || written >= BODIES) continue;
+      if (r.body.events.length !== BATCH || written >= BODIES || used.has(r.body.device.id)) continue;
+      used.add(r.body.device.id);
       if (!out.write(`${JSON.stringify(r.body)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       written++;
     }
