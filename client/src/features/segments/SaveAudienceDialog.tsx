@@ -37,6 +37,66 @@ export function refreshLabel(t: ReturnType<typeof useT>['t'], minutes: number): 
   return choice ? t(`audiences.refreshEvery.${choice.key}`) : t('audiences.refreshEvery.custom', { minutes });
 }
 
+export interface AudienceFormValues {
+  name: string;
+  isTest: boolean;
+  refreshEveryMinutes: number;
+}
+
+/** Name, refresh period and test flag of an audience: the dialog of "save as audience" and of an audience's settings. */
+export function AudienceFormDialog({ title, intro, submitLabel, initial, onSubmit, onClose }: {
+  title: string;
+  intro?: string;
+  submitLabel: string;
+  initial: AudienceFormValues;
+  /** Throws the API's refusal; a name in use shows on the name field. */
+  onSubmit: (values: AudienceFormValues) => Promise<void>;
+  onClose: () => void;
+}) {
+  const { t } = useT();
+  const [failure, setFailure] = useState<unknown>(null);
+  const choices = useRefreshChoices(initial.refreshEveryMinutes);
+  const form = useForm({
+    initialValues: { name: initial.name, isTest: initial.isTest, refreshEveryMinutes: String(initial.refreshEveryMinutes) },
+    validate: { name: (v) => (v.trim() === '' ? t('validation.required') : null) },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await onSubmit({ name: values.name.trim(), isTest: values.isTest, refreshEveryMinutes: Number(values.refreshEveryMinutes) });
+    } catch (error) {
+      const { fieldErrors, formError } = splitFailure(error, t, ['name']);
+      form.setErrors(fieldErrors);
+      setFailure(formError);
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={<Text fw={600}>{title}</Text>} size="md">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <FormError error={failure} />
+          {intro && (
+            <Text size="sm" c="dimmed">
+              {intro}
+            </Text>
+          )}
+          <TextInput label={t('segments.save.name')} data-autofocus maxLength={120} {...form.getInputProps('name')} data-testid="audience-name" />
+          <Select label={t('segments.save.refreshEvery')} data={choices} allowDeselect={false} {...form.getInputProps('refreshEveryMinutes')} />
+          <Checkbox label={t('segments.save.isTest')} description={t('segments.save.isTestHint')} {...form.getInputProps('isTest', { type: 'checkbox' })} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.submitting} data-testid="audience-form-submit">
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
 export function SaveAudienceDialog({ appId, segmentId, initialName, onClose, onSaved }: {
   appId: string;
   segmentId: string;
@@ -45,50 +105,18 @@ export function SaveAudienceDialog({ appId, segmentId, initialName, onClose, onS
   onSaved: (audience: AudienceSummary) => void;
 }) {
   const { t } = useT();
-  const [failure, setFailure] = useState<unknown>(null);
-  const choices = useRefreshChoices();
-  const form = useForm({
-    initialValues: { name: initialName, isTest: false, refreshEveryMinutes: String(AUDIENCE_REFRESH_MINUTES.default) },
-    validate: { name: (v) => (v.trim() === '' ? t('validation.required') : null) },
-  });
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const body = AudienceCreate.parse({
-        name: values.name.trim(),
-        source: { from: 'segment', segmentId },
-        isTest: values.isTest,
-        refreshEveryMinutes: Number(values.refreshEveryMinutes),
-      });
-      const { audience } = await api.call('createAudience', { params: { appId }, body });
-      onSaved(audience);
-    } catch (error) {
-      const { fieldErrors, formError } = splitFailure(error, t, ['name']);
-      form.setErrors(fieldErrors);
-      setFailure(formError);
-    }
-  });
   return (
-    <Modal opened onClose={onClose} title={<Text fw={600}>{t('segments.save.title')}</Text>} size="md">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <FormError error={failure} />
-          <Text size="sm" c="dimmed">
-            {t('segments.save.body')}
-          </Text>
-          <TextInput label={t('segments.save.name')} data-autofocus maxLength={120} {...form.getInputProps('name')} data-testid="audience-name" />
-          <Select label={t('segments.save.refreshEvery')} data={choices} allowDeselect={false} {...form.getInputProps('refreshEveryMinutes')} />
-          <Checkbox label={t('segments.save.isTest')} description={t('segments.save.isTestHint')} {...form.getInputProps('isTest', { type: 'checkbox' })} />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.submitting} data-testid="save-audience-submit">
-              {t('segments.save.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <AudienceFormDialog
+      title={t('segments.save.title')}
+      intro={t('segments.save.body')}
+      submitLabel={t('segments.save.submit')}
+      initial={{ name: initialName, isTest: false, refreshEveryMinutes: AUDIENCE_REFRESH_MINUTES.default }}
+      onClose={onClose}
+      onSubmit={async (values) => {
+        const body = AudienceCreate.parse({ ...values, source: { from: 'segment', segmentId } });
+        const { audience } = await api.call('createAudience', { params: { appId }, body });
+        onSaved(audience);
+      }}
+    />
   );
 }
