@@ -153,7 +153,12 @@ describe('generated activity, counted by the API', () => {
       );
       expect(new Map(rows.map((r) => [r.value, Number(r.people)])), tag).toEqual(expected.tagValues(tag));
     }
-    const { rows } = await api.db.query<{ n: string }>('SELECT count(*) AS n FROM people WHERE app_id = $1 AND merged_into IS NULL AND birthday IS NOT NULL', [app.id]);
+    const { rows } = await api.db.query<{ n: string; named: string }>(
+      `SELECT count(*) FILTER (WHERE birthday IS NOT NULL) AS n, count(*) FILTER (WHERE attributes ? 'first_name') AS named
+         FROM people WHERE app_id = $1 AND merged_into IS NULL`,
+      [app.id],
+    );
     expect(Number(rows[0]?.n)).toBe(expected.peopleWithBirthday);
+    expect(Number(rows[0]?.named)).toBe([...expected.tagValues('loyalty_tier').values()].reduce((a, b) => a + b, 0));
   });
 });

@@ -107,3 +107,19 @@ export const SEARCHES = ['sneakers', 'running', 'dress', 'headphones', 'lamp', '
 export const HOURS = new WeightedList(
   [2, 1, 0.6, 0.4, 0.4, 0.6, 1.5, 3, 4, 4.5, 4.5, 5, 5.5, 6, 5.5, 5, 5, 5.5, 6.5, 7.5, 8.5, 8.5, 6.5, 4].map((weight, hour) => ({ value: hour, weight })),
 );
+
+/** First and last names by the language of a country, for the e-mails and profiles of signed-in people. */
+const NAMES = {
+  es: { first: ['María', 'Lucía', 'Carmen', 'Sofía', 'Paula', 'Javier', 'Daniel', 'Alejandro', 'Pablo', 'Diego', 'Valentina', 'Mateo'], last: ['García', 'Martínez', 'López', 'Sánchez', 'Pérez', 'Gómez', 'Fernández', 'Rodríguez', 'Díaz', 'Moreno'] },
+  en: { first: ['Emma', 'Olivia', 'Ava', 'Mia', 'James', 'Liam', 'Noah', 'Oliver', 'Amelia', 'Jack'], last: ['Smith', 'Johnson', 'Brown', 'Taylor', 'Wilson', 'Davies', 'Miller', 'Evans', 'Walker', 'Clark'] },
+  fr: { first: ['Camille', 'Léa', 'Chloé', 'Manon', 'Louis', 'Hugo', 'Lucas', 'Jules'], last: ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Richard', 'Petit', 'Durand'] },
+  de: { first: ['Emilia', 'Hannah', 'Lena', 'Mia', 'Ben', 'Paul', 'Leon', 'Finn'], last: ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker'] },
+  it: { first: ['Giulia', 'Sofia', 'Aurora', 'Alice', 'Leonardo', 'Francesco', 'Lorenzo', 'Tommaso'], last: ['Rossi', 'Russo', 'Ferrari', 'Esposito', 'Bianchi', 'Romano', 'Colombo', 'Ricci'] },
+  pt: { first: ['Ana', 'Beatriz', 'Mariana', 'Inês', 'João', 'Pedro', 'Gabriel', 'Rafael'], last: ['Silva', 'Santos', 'Ferreira', 'Pereira', 'Oliveira', 'Costa', 'Rodrigues', 'Almeida'] },
+  nl: { first: ['Emma', 'Julia', 'Sophie', 'Tess', 'Daan', 'Sem', 'Lucas', 'Levi'], last: ['de Jong', 'Jansen', 'de Vries', 'van Dijk', 'Bakker', 'Visser', 'Smit', 'Meijer'] },
+} as const;
+const LANGUAGE: Record<string, keyof typeof NAMES> = { ES: 'es', MX: 'es', CO: 'es', AR: 'es', CL: 'es', US: 'en', GB: 'en', FR: 'fr', DE: 'de', IT: 'it', PT: 'pt', BR: 'pt', NL: 'nl' };
+
+export function namesOf(countryCode: string): { first: readonly string[]; last: readonly string[] } {
+  return NAMES[LANGUAGE[countryCode] ?? 'en'];
+}

@@ -12,12 +12,12 @@
  *   start, home screen, browsing (search, product views), sometimes cart, checkout and a purchase,
  *   end; about 40% register once (register, first login, identify with customer id and e-mail),
  *   registered people sometimes log in again (gd_login2), and identify each new install; after the
- *   first identify the app sets the profile (a birthday for 60%) and two user tags.
+ *   first identify the app sets the profile (name attributes, a birthday for 60%) and two user tags.
  */
 import { builtInEventName, SCREEN_EVENT } from '@gd/shared';
 import type { LocalCalendar } from './calendar.ts';
 import {
-  CATEGORIES, COUNTRIES, CURRENCY_RATE, HOURS, MODELS, OS_VERSIONS, RELEASES, RETARGETING, SEARCHES, SOURCES,
+  CATEGORIES, COUNTRIES, CURRENCY_RATE, HOURS, MODELS, OS_VERSIONS, RELEASES, RETARGETING, SEARCHES, SOURCES, namesOf,
   type AppOs, type Country, type Source,
 } from './catalogue.ts';
 import { Random, type WeightedList } from './random.ts';
@@ -62,7 +62,7 @@ export interface SimDevice {
 export type TimelineItem =
   | { kind: 'event'; device: number; event: GeneratedEvent }
   | { kind: 'identify'; device: number; time: number; customerId: string; email: string }
-  | { kind: 'profile'; device: number; time: number; birthday: string | null; tags: Record<string, string> };
+  | { kind: 'profile'; device: number; time: number; birthday: string | null; name: { first: string; last: string }; tags: Record<string, string> };
 
 export interface Simulated {
   customerId: string | null;
@@ -104,6 +104,7 @@ class PersonSim {
   readonly registerAfter: number;
   readonly customerId: string;
   readonly email: string;
+  readonly name: { first: string; last: string };
   readonly buyer: number;
   private readonly identified = new Set<number>();
   private readonly world: World;
@@ -115,9 +116,13 @@ class PersonSim {
     this.index = index;
     this.rng = new Random(world.seed, index + 1);
     this.country = this.rng.pick(COUNTRIES);
-    const tag = `${world.seedTag}-${index.toString(36)}`;
-    this.customerId = `cust-${tag}`;
-    this.email = `shopper.${tag}@example.com`;
+    // Names come from a stream of their own, so they do not shift the behaviour's randomness.
+    const names = new Random(world.seed ^ 0x6e616d65, index + 1);
+    const pool = namesOf(this.country.code);
+    this.name = { first: names.oneOf(pool.first), last: names.oneOf(pool.last) };
+    const ascii = (s: string) => s.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+    this.customerId = `${world.seedTag.toUpperCase()}-${String(index).padStart(7, '0')}`;
+    this.email = `${ascii(this.name.first)}.${ascii(this.name.last)}.${world.seedTag}${index.toString(36)}@example.com`;
     this.registered = false;
     this.willRegister = this.rng.chance(0.4);
     this.registerAfter = this.rng.geometric(0.5);
@@ -228,7 +233,7 @@ class PersonSim {
     const { rng } = this;
     const birthday = rng.chance(0.6) ? `${rng.int(1960, 2007)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}` : null;
     const tier = this.buyer > 1.8 ? 'gold' : this.buyer > 0.9 ? 'silver' : 'bronze';
-    this.items.push({ kind: 'profile', device, time: time + 2, birthday, tags: { loyalty_tier: tier, favourite_category: rng.pick(CATEGORIES).name } });
+    this.items.push({ kind: 'profile', device, time: time + 2, birthday, name: this.name, tags: { loyalty_tier: tier, favourite_category: rng.pick(CATEGORIES).name } });
   }
 }
 

@@ -17,7 +17,7 @@ export const DEFAULT_BATCH_SIZE = 100;
  * Changes whenever the same config gives other requests (a test pins the stream's fingerprint),
  * so data sets kept between runs (benchmark databases, cached bodies) know they are stale.
  */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 export function createWorld(config: GeneratorConfig): World {
   if (!Number.isSafeInteger(config.seed) || config.seed < 0) throw new Error('seed: a non-negative integer');
@@ -59,7 +59,13 @@ export function generatePerson(world: World, index: number, batchSize = DEFAULT_
       const context = deviceContext(device, appVersionAt(world, device, item.time));
       requests.push(item.kind === 'identify'
         ? { kind: 'identify', body: { device: context, customerId: item.customerId, profile: { email: item.email } } }
-        : { kind: 'profile', body: { device: context, ...(item.birthday ? { profile: { birthday: item.birthday } } : {}), tags: item.tags } });
+        : {
+          kind: 'profile',
+          body: {
+            device: context, tags: item.tags,
+            profile: { ...(item.birthday ? { birthday: item.birthday } : {}), attributes: { first_name: item.name.first, last_name: item.name.last } },
+          },
+        });
       continue;
     }
     const version = appVersionAt(world, device, item.event.time);
