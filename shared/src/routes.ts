@@ -62,7 +62,7 @@ export const ROUTES: readonly RouteDef[] = [
 
   r('/manage/events', 'manage', 'manageEvents', true),
   r('/manage/tags', 'manage', 'tags', true),
-  r('/manage/import-task', 'manage', 'importTask'),
+  r('/manage/import-task', 'manage', 'importTask', true),
   r('/manage/integrations', 'manage', 'integrations'),
   r('/manage/communication-parameters', 'manage', 'communicationParameters'),
   r('/manage/mail-providers', 'manage', 'mailProviders'),

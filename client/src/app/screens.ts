@@ -12,6 +12,7 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/user/account/apps': lazy(() => import('../features/account/AppsPage.tsx')),
   '/user/account/users': lazy(() => import('../features/account/UsersPage.tsx')),
   '/manage/tags': lazy(() => import('../features/tags/TagsPage.tsx')),
+  '/manage/import-task': lazy(() => import('../features/imports/ImportTasksPage.tsx')),
   '/user/account/test-devices': lazy(() => import('../features/account/TestDevicesPage.tsx')),
   '/user/app': lazy(() => import('../features/account/AppSettingsPage.tsx')),
   '/user/password': lazy(() => import('../features/user/PasswordPage.tsx')),

@@ -6,6 +6,7 @@ import { behaviourEn } from './behaviour/en.ts';
 import { tagsEn } from './tags/en.ts';
 import { peopleEn } from './people/en.ts';
 import { segmentsEn } from './segments/en.ts';
+import { importsEn } from './imports/en.ts';
 
 export const en = {
   app: { name: 'Growthdeck', tagline: 'Acquisition, analytics and engagement for mobile apps' },
@@ -939,6 +940,7 @@ export const en = {
   ...tagsEn,
   ...peopleEn,
   ...segmentsEn,
+  ...importsEn,
 };
 
 export type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

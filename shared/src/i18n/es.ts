@@ -3,6 +3,7 @@ import { behaviourEs } from './behaviour/es.ts';
 import { tagsEs } from './tags/es.ts';
 import { peopleEs } from './people/es.ts';
 import { segmentsEs } from './segments/es.ts';
+import { importsEs } from './imports/es.ts';
 
 export const es: Catalogue = {
   app: { name: 'Growthdeck', tagline: 'Adquisición, analítica y engagement para apps móviles' },
@@ -936,4 +937,5 @@ export const es: Catalogue = {
   ...tagsEs,
   ...peopleEs,
   ...segmentsEs,
+  ...importsEs,
 };

@@ -8,6 +8,7 @@ import { behaviourTo } from './behaviour/to.ts';
 import { tagsTo } from './tags/to.ts';
 import { peopleTo } from './people/to.ts';
 import { segmentsTo } from './segments/to.ts';
+import { importsTo } from './imports/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -16,4 +17,5 @@ export const to: DeepPartial<Catalogue> = {
   ...tagsTo,
   ...peopleTo,
   ...segmentsTo,
+  ...importsTo,
 };

@@ -224,6 +224,7 @@ export const AudienceExport = z.object({
   fileName: z.string().nullable(),
   warning: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  createdBy: z.string().uuid().nullable(),
   createdByName: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),

@@ -40,5 +40,5 @@ export async function deleteExport(db: Queryable, id: string): Promise<void> {
 export const toAudienceExport = (r: ExportRow): AudienceExport => ({
   id: r.id, appId: r.app_id, audienceId: r.audience_id, audienceName: r.audience_name, format: r.format, status: r.status, rowCount: r.row_count,
   expectedCount: r.expected_count, byteSize: r.byte_size, fileName: r.file_name, warning: r.warning, errorMessage: r.error_message,
-  createdByName: r.created_by_name, createdAt: r.created_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null,
+  createdBy: r.created_by, createdByName: r.created_by_name, createdAt: r.created_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null,
 });
