@@ -1,7 +1,7 @@
 /**
  * One audience (/behavior/audiences?audience=<id>): its state (and failure), person count, source,
  * when it was counted and will be next, the conditions as last counted (read-only tree), a sample
- * of its members, and its actions: refresh now, export, settings, deactivate or reactivate, clone,
+ * of its members, and its actions: refresh now, export (CSV or zip, the exports feature's button), settings, deactivate or reactivate, clone,
  * share (not integrated yet) and delete. Asked again while it is being counted.
  */
 import type { ReactNode } from 'react';
@@ -20,6 +20,7 @@ import { formatDateTime } from '../../ui/format.ts';
 import { usePageTitle } from '../../ui/usePageTitle.ts';
 import { formatNumber, fromNow } from '../people/format.ts';
 import { BackBlock } from '../segments/BackBlock.tsx';
+import { AudienceExportButton } from '../exports/AudienceExportButton.tsx';
 import { SamplePeople } from '../segments/SamplePeople.tsx';
 import { refreshLabel } from '../segments/SaveAudienceDialog.tsx';
 import { SegmentTree } from '../segments/SegmentTree.tsx';
@@ -94,7 +95,7 @@ function Detail({ audience, sample, refetch }: { audience: AudienceSummary; samp
             >
               {t('audiences.refresh')}
             </Button>
-            <ExportSlot audience={audience} />
+            <AudienceExportButton appId={audience.appId} audienceId={audience.id} />
             <AudienceActions
               audience={audience}
               withRefresh={false}
@@ -201,9 +202,4 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
       </Stack>
     </Paper>
   );
-}
-
-/** Where the audience export (CSV) goes once the exports feature provides its button. */
-function ExportSlot(_props: { audience: AudienceSummary }) {
-  return null;
 }

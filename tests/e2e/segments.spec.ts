@@ -1,0 +1,165 @@
+/**
+ * Segments and audiences as a growth team uses them (issue 5, must-show 1 and 3): people arrive
+ * through the ingestion API with the app key (so the expected counts are known), two people of the
+ * same account build one segment together in their own browsers and see each other and each
+ * other's conditions, the live estimate follows the conditions, the segment is saved as an
+ * audience, the audience is exported as CSV, and the file has as many data rows as the audience
+ * has people.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { DEMO_PASSWORD } from '../support/env.ts';
+
+const MANAGER = { email: 'manager@demo.growthdeck.test', name: 'Marta Manager' };
+const ADMIN = { email: 'admin@demo.growthdeck.test', name: 'Adrián Admin' };
+const suffix = Date.now().toString(36);
+/** The city every seeded person lives in: no one else has it. */
+const CITY = `Segville-${suffix}`;
+/** Seeded people in CITY, and those of them on the newer app version. */
+const IN_CITY = 7;
+const ON_NEW_VERSION = 4;
+const NEW_VERSION = '9.2.0';
+
+async function signIn(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  await context.addInitScript(() => window.localStorage.setItem('gd.testHooks', '1'));
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  return page;
+}
+
+/** IN_CITY people in every app of the account (whichever app the shell opens on has them), ON_NEW_VERSION of them on NEW_VERSION. */
+async function seedPeople(request: APIRequestContext) {
+  const apps = (await (await request.get('/api/apps')).json()) as { apps: { appKey: string }[] };
+  expect(apps.apps.length).toBeGreaterThan(0);
+  for (const app of apps.apps) {
+    for (let i = 0; i < IN_CITY; i++) {
+      const device = { id: randomUUID(), os: 'Android', osVersion: '14', appVersion: i < ON_NEW_VERSION ? NEW_VERSION : '9.1.0', model: 'Pixel 8', country: 'ES', city: CITY };
+      const res = await request.post('/api/ingest/v1/batch', {
+        headers: { 'x-app-key': app.appKey },
+        data: { device, events: [{ id: randomUUID(), name: 'gd_install', time: new Date(Date.now() - 3_600_000).toISOString() }] },
+      });
+      const answer = (await res.json()) as { status: string; rejected?: unknown[] };
+      expect(answer.status).toBe('OK');
+      expect(answer.rejected ?? []).toEqual([]);
+    }
+  }
+}
+
+/** Picks `option` in the Mantine select `select` (clicks it open, then the option). */
+async function choose(page: Page, select: Locator, option: string) {
+  await select.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+const conditions = (page: Page) => page.getByTestId('segment-condition');
+const estimateCount = (page: Page) => page.getByTestId('estimate');
+
+test('two people build one segment together, the estimate follows, and the saved audience exports as many rows as it counts', async ({ browser }) => {
+  // Two browsers, a live document, estimates and an export on a shared 2-core machine: generous, not a timing claim.
+  test.setTimeout(240_000);
+  const marta = await signIn(browser, MANAGER.email);
+  await seedPeople(marta.request);
+
+  // Marta starts a segment from the audiences screen.
+  await marta.goto('/behavior/audiences');
+  await expect(marta.getByRole('heading', { name: 'Audiences', level: 1 })).toBeVisible();
+  await marta.getByTestId('new-audience').click();
+  await marta.getByTestId('new-from-segment').click();
+  const dialog = marta.getByRole('dialog');
+  await dialog.getByLabel('Name').fill(`Segville shoppers ${suffix}`);
+  await dialog.getByRole('button', { name: 'Create segment' }).click();
+  await expect(marta).toHaveURL(/[?&]segment=[0-9a-f-]{36}/);
+  await expect(marta.getByTestId('segment-editor')).toBeVisible({ timeout: 30_000 });
+  await expect(marta.getByTestId('segment-name')).toHaveText(`Segville shoppers ${suffix}`);
+  await expect(marta.getByTestId('sync-status')).toHaveAttribute('data-status', 'online');
+
+  // Adrián opens the same address.
+  const adrian = await signIn(browser, ADMIN.email);
+  await adrian.goto(marta.url());
+  await expect(adrian.getByTestId('segment-editor')).toBeVisible({ timeout: 30_000 });
+  await expect(adrian.getByTestId('segment-editor')).toHaveAttribute('data-read-only', 'false');
+
+  // Each sees the other.
+  await expect(marta.getByTestId('presence-avatar').and(marta.locator(`[data-name="${ADMIN.name}"]`))).toBeVisible();
+  await expect(adrian.getByTestId('presence-avatar').and(adrian.locator(`[data-name="${MANAGER.name}"]`))).toBeVisible();
+
+  // Marta: city equals CITY. Adrián sees the condition as she builds it.
+  await marta.getByTestId('add-condition').last().click();
+  await expect(conditions(marta)).toHaveCount(1);
+  await expect(conditions(adrian)).toHaveCount(1);
+  const first = conditions(marta).first();
+  await choose(marta, first.getByTestId('condition-kind'), 'User attribute');
+  await choose(marta, first.getByTestId('condition-field'), 'City');
+  await choose(marta, first.getByTestId('condition-operator'), 'equals');
+  await first.getByTestId('condition-values').fill(CITY);
+  await first.getByTestId('condition-values').press('Enter');
+  await expect(conditions(adrian).first().getByTestId('condition-field')).toHaveValue('City');
+  await expect(conditions(adrian).first()).toContainText(CITY);
+  // While Marta works on it, Adrián sees her name on the condition.
+  await expect(conditions(adrian).first().getByTestId('condition-peer')).toContainText(MANAGER.name);
+
+  // The estimate, on both screens, counts the seeded people of the city.
+  await expect(estimateCount(marta)).toHaveAttribute('data-count', String(IN_CITY));
+  await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(IN_CITY));
+  await expect(marta.getByTestId('estimate-sample').getByTestId('sample-person')).toHaveCount(IN_CITY);
+
+  // Adrián narrows it: app version equals NEW_VERSION. Marta sees it and her estimate follows.
+  await adrian.getByTestId('add-condition').last().click();
+  await expect(conditions(adrian)).toHaveCount(2);
+  const second = conditions(adrian).nth(1);
+  await choose(adrian, second.getByTestId('condition-kind'), 'User attribute');
+  // An incomplete condition is shown with what it lacks, and left out of the estimate.
+  await expect(second.getByTestId('condition-problems')).toContainText('Choose a field.');
+  await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(IN_CITY));
+  await choose(adrian, second.getByTestId('condition-field'), 'App version');
+  await choose(adrian, second.getByTestId('condition-operator'), 'equals');
+  await second.getByLabel('Condition 2: Value').fill(NEW_VERSION);
+  await second.getByLabel('Condition 2: Value').press('Enter');
+  await expect(conditions(marta)).toHaveCount(2);
+  await expect(conditions(marta).nth(1).getByLabel('Condition 2: Value')).toHaveValue(NEW_VERSION);
+  await expect(estimateCount(marta)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
+  await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
+  await expect(marta.getByTestId('problem-count')).toHaveCount(0);
+
+  // Undo is per person: Marta's undo removes her own last change, never Adrián's condition.
+  await expect(marta.getByTestId('undo')).toBeEnabled();
+
+  // Marta saves it as an audience; the detail shows the count.
+  await marta.getByTestId('save-as-audience').click();
+  const save = marta.getByRole('dialog');
+  await save.getByTestId('audience-name').fill(`Segville new version ${suffix}`);
+  await save.getByTestId('audience-form-submit').click();
+  await expect(marta).toHaveURL(/[?&]audience=[0-9a-f-]{36}/);
+  const detail = marta.getByTestId('audience-detail');
+  await expect(detail.getByTestId('audience-status')).toHaveAttribute('data-status', 'ready');
+  await expect(detail.getByTestId('audience-person-count')).toHaveAttribute('data-count', String(ON_NEW_VERSION));
+  await expect(detail.getByTestId('audience-members').getByTestId('sample-person')).toHaveCount(ON_NEW_VERSION);
+
+  // The list shows it with its state, count and source.
+  await marta.goto('/behavior/audiences');
+  const row = marta.getByTestId('audience-row').filter({ hasText: `Segville new version ${suffix}` });
+  await expect(row.getByTestId('audience-status')).toHaveAttribute('data-status', 'ready');
+  await expect(row.getByTestId('audience-count')).toHaveText(String(ON_NEW_VERSION));
+  await expect(row.getByTestId('audience-segment-link')).toHaveText(`Segville shoppers ${suffix}`);
+  await row.getByRole('link', { name: `Open audience Segville new version ${suffix}` }).click();
+  await expect(detail).toBeVisible();
+
+  // Export as CSV: the file is written in the background, then offered; its data rows are the audience's people.
+  const count = Number(await detail.getByTestId('audience-person-count').getAttribute('data-count'));
+  await detail.getByTestId('audience-export').click();
+  await marta.getByRole('menuitem', { name: 'CSV file' }).click();
+  const downloading = marta.waitForEvent('download');
+  await detail.getByTestId('audience-export-download').click({ timeout: 60_000 });
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const file = await download.path();
+  const lines = (await readFile(file, 'utf8')).split(/\r?\n/).filter((line) => line.trim() !== '');
+  expect(lines.length - 1).toBe(count);
+  expect(count).toBe(ON_NEW_VERSION);
+});
