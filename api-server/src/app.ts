@@ -75,6 +75,8 @@ export function createApp(deps: Deps): express.Express {
   if (dist && existsSync(path.join(dist, 'index.html'))) {
     app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: (res, file) => {
       if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      // The service worker names the build's files: always revalidated, so a new build takes over.
+      else if (path.basename(file) === 'sw.js') res.setHeader('Cache-Control', 'no-cache');
     } }));
     app.get(/.*/, (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');

@@ -22,8 +22,14 @@ export function parseKey(key: string): ParsedKey | undefined {
   }
   const ui = /^ui:([A-Za-z]+)\.([A-Za-z]+)(:owner)?$/.exec(key);
   if (ui) return { kind: 'ui', group: ui[1] ?? '', item: ui[2] ?? '', owner: ui[3] !== undefined };
-  const apiKey = /^api:account\.([A-Za-z]+)$/.exec(key);
-  if (apiKey) return { kind: 'api', group: 'account', item: apiKey[1] ?? '', owner: false };
+  // API keys form one group; an account key's item is its action, another resource's is
+  // resource + Action (api:events.edit → eventsEdit), the i18n key under perm.api.
+  const apiKey = /^api:([A-Za-z]+)\.([A-Za-z]+)$/.exec(key);
+  if (apiKey) {
+    const [, resource = '', action = ''] = apiKey;
+    const item = resource === 'account' ? action : `${resource}${action.charAt(0).toUpperCase()}${action.slice(1)}`;
+    return { kind: 'api', group: 'account', item, owner: false };
+  }
   return undefined;
 }
 

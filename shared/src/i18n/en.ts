@@ -585,8 +585,8 @@ export const en = {
       error: 'Not synced',
       errorHint: 'This document cannot be synced.',
       readOnly: 'View only: nothing you do here changes the journey.',
-    },
       sessionOfflineHint: 'The server cannot be reached. You are working with what this browser saved at {{time}}: journeys opened here before can still be edited, and the changes are sent when the connection returns.',
+    },
   },
   userType: {
     SUPER_ADMIN: 'Super admin',
@@ -656,7 +656,7 @@ export const en = {
       modify: 'Modify',
       nonTest: 'Select non-test audiences and segments',
     },
-    api: { roles: 'Manage roles', edit: 'Edit account settings', plan: 'Change the plan' },
+    api: { roles: 'Manage roles', edit: 'Edit account settings', plan: 'Change the plan', eventsEdit: 'Edit the event catalogue' },
   },
   stepType: {
     sourceAudience: 'Audience entry',
@@ -749,9 +749,9 @@ export const en = {
       zoomOut: 'Zoom out',
       fitView: 'Fit the journey in view',
       minimap: 'Journey overview',
-      handle: 'Connection point: drag to link to another step',
       showMinimap: 'Show the journey overview',
       hideMinimap: 'Hide the journey overview',
+      handle: 'Connection point: drag to link to another step',
     },
     path: {
       otherwise: 'Otherwise',

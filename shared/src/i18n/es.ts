@@ -582,8 +582,8 @@ export const es: Catalogue = {
       error: 'Sin sincronizar',
       errorHint: 'Este documento no se puede sincronizar.',
       readOnly: 'Solo lectura: nada de lo que hagas aquí cambia el journey.',
-    },
       sessionOfflineHint: 'No se puede conectar con el servidor. Trabajas con lo que este navegador guardó el {{time}}: los journeys abiertos aquí antes se pueden seguir editando y los cambios se envían cuando vuelva la conexión.',
+    },
   },
   userType: {
     SUPER_ADMIN: 'Superadministrador',
@@ -653,7 +653,7 @@ export const es: Catalogue = {
       modify: 'Modificar',
       nonTest: 'Elegir audiencias y segmentos que no son de prueba',
     },
-    api: { roles: 'Gestionar roles', edit: 'Editar los ajustes de la cuenta', plan: 'Cambiar el plan' },
+    api: { roles: 'Gestionar roles', edit: 'Editar los ajustes de la cuenta', plan: 'Cambiar el plan', eventsEdit: 'Editar el catálogo de eventos' },
   },
   stepType: {
     sourceAudience: 'Entrada por audiencia',
@@ -746,9 +746,9 @@ export const es: Catalogue = {
       zoomOut: 'Alejar',
       fitView: 'Ajustar el journey a la vista',
       minimap: 'Vista general del journey',
-      handle: 'Punto de conexión: arrastra para enlazar con otro paso',
       showMinimap: 'Mostrar la vista general del journey',
       hideMinimap: 'Ocultar la vista general del journey',
+      handle: 'Punto de conexión: arrastra para enlazar con otro paso',
     },
     path: {
       otherwise: 'Si no',
