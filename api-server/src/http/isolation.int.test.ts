@@ -41,6 +41,15 @@ beforeAll(async () => {
   ids.segmentId = segment.id;
   const { audience } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Secret audience', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId: app.id });
   ids.audienceId = audience.id;
+  // Import tasks, storage integrations and audience exports (features/imports, features/exports).
+  const { task } = await owner.client.ok<{ task: { id: string } }>('createImportTask', { name: 'Secret import', source: { type: 'csv', csvContent: 'customer_id\nc-1\n' } }, { appId: app.id });
+  ids.taskId = task.id;
+  const { integration } = await owner.client.ok<{ integration: { id: string } }>('createStorageIntegration', {
+    name: 'Secret bucket', endpoint: 'https://203.0.114.10', region: 'eu-west-1', bucket: 'secret', accessKeyId: 'AKID', secretAccessKey: 'secret-key',
+  }, { appId: app.id });
+  ids.integrationId = integration.id;
+  const { export: exported } = await owner.client.ok<{ export: { id: string } }>('createAudienceExport', { format: 'csv' }, { appId: app.id, audienceId: audience.id });
+  ids.exportId = exported.id;
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });
