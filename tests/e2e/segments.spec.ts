@@ -4,7 +4,7 @@
  * same account build one segment together in their own browsers and see each other and each
  * other's conditions, the live estimate follows the conditions, the segment is saved as an
  * audience, the audience is exported as CSV, and the file has as many data rows as the audience
- * has people.
+ * has people. Undo takes back only one's own changes; an analyst sees the segment read-only.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import { DEMO_PASSWORD } from '../support/env.ts';
 
 const MANAGER = { email: 'manager@demo.growthdeck.test', name: 'Marta Manager' };
 const ADMIN = { email: 'admin@demo.growthdeck.test', name: 'Adrián Admin' };
+const ANALYST = { email: 'analyst@demo.growthdeck.test' };
 const suffix = Date.now().toString(36);
 /** The city every seeded person lives in: no one else has it. */
 const CITY = `Segville-${suffix}`;
@@ -127,8 +128,16 @@ test('two people build one segment together, the estimate follows, and the saved
   await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
   await expect(marta.getByTestId('problem-count')).toHaveCount(0);
 
-  // Undo is per person: Marta's undo removes her own last change, never Adrián's condition.
-  await expect(marta.getByTestId('undo')).toBeEnabled();
+  // Undo is per person: Marta's undo takes back her own last change (the city), never Adrián's condition; redo restores it.
+  const values = (page: Page) => page.locator('[data-testid="segment-condition"] input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+  await marta.getByTestId('undo').click();
+  await expect(adrian.getByTestId('segment-editor')).not.toContainText(CITY);
+  await expect.poll(() => values(adrian)).toContain(NEW_VERSION);
+  await expect.poll(() => values(marta)).toContain(NEW_VERSION);
+  await marta.getByTestId('redo').click();
+  await expect(conditions(adrian).first()).toContainText(CITY);
+  await expect(estimateCount(marta)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
+  const segmentUrl = marta.url();
 
   // Marta saves it as an audience; the detail shows the count.
   await marta.getByTestId('save-as-audience').click();
@@ -162,4 +171,13 @@ test('two people build one segment together, the estimate follows, and the saved
   const lines = (await readFile(file, 'utf8')).split(/\r?\n/).filter((line) => line.trim() !== '');
   expect(lines.length - 1).toBe(count);
   expect(count).toBe(ON_NEW_VERSION);
+
+  // An analyst (no "modify segment") sees the same segment, read-only.
+  const ines = await signIn(browser, ANALYST.email);
+  await ines.goto(segmentUrl);
+  await expect(ines.getByTestId('segment-editor')).toHaveAttribute('data-read-only', 'true', { timeout: 30_000 });
+  await expect(ines.getByTestId('read-only')).toBeVisible();
+  await expect(conditions(ines)).toHaveCount(2);
+  await expect(ines.getByTestId('add-condition')).toHaveCount(0);
+  await expect(ines.getByTestId('remove-condition')).toHaveCount(0);
 });
