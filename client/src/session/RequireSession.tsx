@@ -3,9 +3,10 @@
  * a full-page error with retry when the API cannot answer, and sends a visitor without a
  * session to /login?next=<where they were>.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Button, Center, Stack } from '@mantine/core';
+import { loadFeatureTexts } from '../i18n/i18n.ts';
 import { useT } from '../i18n/useT.ts';
 import { PageLoader } from '../ui/Loading.tsx';
 import { ErrorBlock } from '../ui/States.tsx';
@@ -22,7 +23,21 @@ export function RequireSession() {
     if (status === 'idle') void load();
   }, [status, load]);
 
-  if (status === 'signedIn') return <Outlet />;
+  // The feature screens' texts are not in the login page's bundle: fetched once here.
+  const [texts, setTexts] = useState<'loading' | 'ready' | 'failed'>('loading');
+  useEffect(() => {
+    if (texts !== 'loading') return;
+    loadFeatureTexts().then(() => setTexts('ready'), () => setTexts('failed'));
+  }, [texts]);
+
+  if (status === 'signedIn' && texts === 'failed') {
+    return (
+      <Center mih="100vh">
+        <ErrorBlock error={new Error(t('common.screenFailed'))} onRetry={() => setTexts('loading')} />
+      </Center>
+    );
+  }
+  if (status === 'signedIn' && texts === 'ready') return <Outlet />;
   if (status === 'signedOut') {
     const next = `${location.pathname}${location.search}`;
     const target = next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`;

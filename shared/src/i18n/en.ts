@@ -2,13 +2,11 @@
  * English catalogue: the source of the typed i18n keys. Every other catalogue must have the same
  * shape (checked by the compiler through `Catalogue`).
  */
-import { behaviourEn } from './behaviour/en.ts';
-import { tagsEn } from './tags/en.ts';
-import { peopleEn } from './people/en.ts';
-import { segmentsEn } from './segments/en.ts';
-import { importsEn } from './imports/en.ts';
 
-export const en = {
+import type { featuresEn } from './features/en.ts';
+
+/** The core texts: shell, sign-in, account and the first features; bundled with the login page. */
+export const enCore = {
   app: { name: 'Growthdeck', tagline: 'Acquisition, analytics and engagement for mobile apps' },
   area: {
     main: 'Main',
@@ -936,12 +934,12 @@ export const en = {
       show: 'Show {{name}} on the canvas',
     },
   },
-  ...behaviourEn,
-  ...tagsEn,
-  ...peopleEn,
-  ...segmentsEn,
-  ...importsEn,
 };
 
 export type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
-export type Catalogue = Widen<typeof en>;
+/**
+ * The whole English catalogue's shape: the core above and the feature screens' texts
+ * (./features/en.ts), which the web app loads after sign-in so the login page stays small.
+ */
+export type English = typeof enCore & typeof featuresEn;
+export type Catalogue = Widen<English>;

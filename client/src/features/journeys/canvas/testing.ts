@@ -1,6 +1,6 @@
 /** Test helper: a real i18next `t` over a shared catalogue (no DOM). Only imported by tests. */
 import i18next from 'i18next';
-import { en } from '@gd/shared/i18n/en';
+import { en } from '@gd/shared/i18n/all';
 import { es } from '@gd/shared/i18n/es';
 import type { TFunction } from '../../../i18n/keys.ts';
 

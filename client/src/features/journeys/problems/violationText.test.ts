@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { en } from '@gd/shared/i18n/en';
+import { en } from '@gd/shared/i18n/all';
 import { es } from '@gd/shared/i18n/es';
 import { STEP_TYPES } from '@gd/shared/journey/model';
 import { fullJourney } from '@gd/shared/journey/testing';

@@ -3,11 +3,11 @@ import { outEdges } from '@gd/shared/journey/graph';
 import type { Journey, JourneyStep } from '@gd/shared/journey/model';
 import type { JourneyViolation, JourneyViolationCode } from '@gd/shared/journey/validate';
 import { SegmentConditionCode, SegmentStructureCode } from '@gd/shared/segment/validate';
-import type { en } from '@gd/shared/i18n/en';
+import type { English } from '@gd/shared/i18n/en';
 import type { TFunction, TKey } from '../../../i18n/keys.ts';
 
 /** Compile-time check: indexing fails when the catalogue lacks a message for some code. */
-export type MessageOfEveryCode = (typeof en.journeyViolation)[JourneyViolationCode];
+export type MessageOfEveryCode = English['journeyViolation'][JourneyViolationCode];
 
 /** `TKey` strips plural-looking suffixes (`…_too_few`), so the key is built and widened here. */
 const messageKey = (code: JourneyViolationCode) => `journeyViolation.${code}` as TKey;

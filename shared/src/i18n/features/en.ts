@@ -1,0 +1,18 @@
+/**
+ * English texts of the feature screens, one file per feature folder. Not part of the login
+ * page's bundle: the web app adds them after sign-in (client/src/i18n/i18n.ts). A new feature
+ * folder is spread here (and in ../es.ts and ../to.ts).
+ */
+import { behaviourEn } from '../behaviour/en.ts';
+import { importsEn } from '../imports/en.ts';
+import { peopleEn } from '../people/en.ts';
+import { segmentsEn } from '../segments/en.ts';
+import { tagsEn } from '../tags/en.ts';
+
+export const featuresEn = {
+  ...behaviourEn,
+  ...tagsEn,
+  ...peopleEn,
+  ...segmentsEn,
+  ...importsEn,
+};
