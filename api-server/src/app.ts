@@ -39,7 +39,7 @@ export function createApp(deps: Deps): express.Express {
   });
 
   // Ingestion first: app-key auth, its own body limit and CORS, no cookies or CSRF.
-  app.use('/api/ingest', ingestRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST }));
+  app.use('/api/ingest', ingestRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST, durableCommit: deps.config.INGEST_DURABLE_COMMIT === 'on' }));
 
   const api = express.Router();
   api.use((_req, res, next) => {

@@ -25,6 +25,8 @@ const Config = z.object({
   /** Ingestion rate limit per app key and API process: requests per second, and the burst. */
   INGEST_RATE_PER_SECOND: z.coerce.number().positive().default(1000),
   INGEST_RATE_BURST: z.coerce.number().int().positive().default(2000),
+  /** 'on': each ingestion batch waits for its WAL flush before the answer (see features/ingest/routes.ts). */
+  INGEST_DURABLE_COMMIT: z.enum(['on', 'off']).default('off'),
   /** Imports: addresses or CIDR ranges a file URL may reach although private (tests only, e.g. 127.0.0.1). */
   IMPORT_ALLOW_PRIVATE_HOSTS: z.string().optional(),
   /** Imports: a PEM file of extra certificate authorities trusted for https downloads (besides the system's). */

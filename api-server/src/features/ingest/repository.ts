@@ -83,16 +83,9 @@ WITH input AS (
   INSERT INTO events (app_id, event_time, received_at, client_id, person_id, device_id, name, properties, revenue,
                       currency, source, campaign, session_id, country, os, app_version)
   SELECT $1, i.event_time, $13, i.client_id, $2, $3, i.name, i.properties, i.revenue, i.currency, i.source, i.campaign,
-         i.session_id, $15, $16, $17
+         i.session_id, $14, $15, $16
     FROM input i JOIN fresh f USING (client_id)
-  RETURNING name, event_time, revenue, source
-), roll AS (
-  INSERT INTO event_daily AS ed (app_id, day, name, source, country, os, app_version, events, revenue)
-  SELECT $1, (event_time AT TIME ZONE $14)::date AS day, name, coalesce(source, '') AS source,
-         coalesce($15, ''), coalesce($16, ''), coalesce($17, ''), count(*), coalesce(sum(revenue), 0)
-    FROM ins GROUP BY 2, 3, 4 ORDER BY 3, 2, 4
-  ON CONFLICT (app_id, name, day, source, country, os, app_version)
-  DO UPDATE SET events = ed.events + excluded.events, revenue = ed.revenue + excluded.revenue
+  RETURNING client_id
 )
 SELECT client_id FROM fresh`;
 
@@ -101,17 +94,39 @@ export interface EventContext {
   country: string | null; os: string | null; appVersion: string | null;
 }
 
-/** Inserts the events whose ids are new and counts them into the rollup; answers the new ids. */
+/** Inserts the events whose ids are new; answers the new ids (count them with addToRollup). */
 export async function insertEvents(db: Queryable, ctx: EventContext, rows: readonly EventRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const { rows: fresh } = await db.query<{ client_id: string }>(statement('ingest_events', EVENTS_INSERT, [
+  const { rows: fresh } = await db.query<{ client_id: string }>(statement('ingest_events_v2', EVENTS_INSERT, [
     ctx.appId, ctx.personId, ctx.deviceId,
     rows.map((r) => r.clientId), rows.map((r) => r.time), rows.map((r) => r.name),
     rows.map((r) => JSON.stringify(r.properties)), rows.map((r) => r.revenue), rows.map((r) => r.currency),
     rows.map((r) => r.source), rows.map((r) => r.campaign), rows.map((r) => r.sessionId),
-    ctx.receivedAt, ctx.timezone, ctx.country, ctx.os, ctx.appVersion,
+    ctx.receivedAt, ctx.country, ctx.os, ctx.appVersion,
   ]));
   return new Set(fresh.map((r) => r.client_id));
+}
+
+const ROLLUP_UPSERT = `
+INSERT INTO event_daily AS ed (app_id, day, name, source, country, os, app_version, events, revenue)
+SELECT $1, (t AT TIME ZONE $2)::date AS day, n, coalesce(s, ''), coalesce($3, ''), coalesce($4, ''), coalesce($5, ''),
+       count(*), coalesce(sum(r), 0)
+  FROM unnest($6::timestamptz[], $7::text[], $8::text[], $9::numeric[]) AS x(t, n, s, r)
+ GROUP BY 2, 3, 4 ORDER BY 3, 2, 4
+ON CONFLICT (app_id, name, day, source, country, os, app_version)
+DO UPDATE SET events = ed.events + excluded.events, revenue = ed.revenue + excluded.revenue`;
+
+/**
+ * Counts the fresh events into the daily rollup. Every concurrent batch of an app updates the
+ * same few rows (today, per event and dimension), so this runs last in the batch transaction:
+ * the row locks are held only until the commit that follows.
+ */
+export async function addToRollup(db: Queryable, ctx: EventContext, fresh: readonly EventRow[]): Promise<void> {
+  if (fresh.length === 0) return;
+  await db.query(statement('ingest_rollup', ROLLUP_UPSERT, [
+    ctx.appId, ctx.timezone, ctx.country, ctx.os, ctx.appVersion,
+    fresh.map((r) => r.time), fresh.map((r) => r.name), fresh.map((r) => r.source), fresh.map((r) => r.revenue),
+  ]));
 }
 
 /** Names of custom events not yet in the catalogue get a row (first seen). */
@@ -186,12 +201,13 @@ export async function applyBuiltInEffects(db: DbClient, ctx: EventContext, fresh
     );
   }
   // An end closes its session (same session id, started within the day before the end).
-  for (const end of ends) {
-    if (!end.sessionId) continue;
+  const ended = ends.filter((r) => r.sessionId);
+  if (ended.length) {
     await db.query(
-      `UPDATE sessions SET ended_at = greatest(ended_at, $3)
-        WHERE app_id = $1 AND session_id = $2 AND started_at BETWEEN $3::timestamptz - interval '1 day' AND $3`,
-      [ctx.appId, end.sessionId, end.time],
+      `UPDATE sessions s SET ended_at = greatest(s.ended_at, x.t)
+         FROM unnest($2::text[], $3::timestamptz[]) AS x(sid, t)
+        WHERE s.app_id = $1 AND s.session_id = x.sid AND s.started_at BETWEEN x.t - interval '1 day' AND x.t`,
+      [ctx.appId, ended.map((r) => r.sessionId), ended.map((r) => r.time)],
     );
   }
 }
