@@ -72,6 +72,13 @@ describe('ingestion batches', () => {
     const byName = Object.fromEntries(rows.rows.map((r) => [r.name, r]));
     expect(byName.late?.event_time.toISOString()).toBe('2024-02-03T10:00:00.000Z');
     expect(byName.future?.event_time.getTime()).toBe(byName.future?.received_at.getTime());
+    // The device was last seen at its latest event (here the clamped one), not whenever a batch arrives.
+    const seen = await api.deps.db.query<{ last_seen_at: Date }>('SELECT last_seen_at FROM devices WHERE app_id = $1', [app.id]);
+    expect(seen.rows[0]?.last_seen_at.getTime()).toBe(byName.future?.received_at.getTime());
+    const lateOnly = await freshApp();
+    await ingest(api, lateOnly.appKey, 'ingestBatch', { device: device(), events: [late] });
+    const lateSeen = await api.deps.db.query<{ last_seen_at: Date }>('SELECT last_seen_at FROM devices WHERE app_id = $1', [lateOnly.id]);
+    expect(lateSeen.rows[0]?.last_seen_at.toISOString()).toBe('2024-02-03T10:00:00.000Z');
   });
 
   it('refuses a missing, wrong or other app key, and never writes across apps', async () => {

@@ -28,7 +28,7 @@ const DEVICE_UPSERT = `
 WITH d AS (
   INSERT INTO devices AS dv (app_id, device_key, person_id, idfa, idfv, gaid, oaid, push_token, push_enabled,
                              os, os_version, app_version, sdk_version, model, first_seen_at, last_seen_at)
-  VALUES ($1, $2, nextval('people_id_seq'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+  VALUES ($1, $2, nextval('people_id_seq'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $22, $22)
   ON CONFLICT (app_id, device_key) DO UPDATE SET
     idfa = coalesce(excluded.idfa, dv.idfa), idfv = coalesce(excluded.idfv, dv.idfv),
     gaid = coalesce(excluded.gaid, dv.gaid), oaid = coalesce(excluded.oaid, dv.oaid),
@@ -58,13 +58,17 @@ WITH d AS (
 )
 SELECT id::text AS device_id, person_id::text AS person_id, created FROM d`;
 
-/** Upserts the device and keeps its person's last-known device facts; creates both the first time. */
-export async function upsertDevice(db: Queryable, appId: string, device: DeviceContext, ip: string | null, now: Date): Promise<DeviceRef> {
-  const { rows } = await db.query<{ device_id: string; person_id: string; created: boolean }>(statement('ingest_device', DEVICE_UPSERT, [
+/**
+ * Upserts the device and keeps its person's last-known device facts; creates both the first time.
+ * `seenAt`: when the device was last active, the latest event time of the batch (a replayed or
+ * late batch does not make a person look active now); defaults to `now`.
+ */
+export async function upsertDevice(db: Queryable, appId: string, device: DeviceContext, ip: string | null, now: Date, seenAt: Date = now): Promise<DeviceRef> {
+  const { rows } = await db.query<{ device_id: string; person_id: string; created: boolean }>(statement('ingest_device_v2', DEVICE_UPSERT, [
     appId, device.id, device.idfa ?? null, device.idfv ?? null, device.gaid ?? null, device.oaid ?? null,
     device.pushToken ?? null, device.pushEnabled ?? null, device.os ?? null, device.osVersion ?? null,
     device.appVersion ?? null, device.sdkVersion ?? null, device.model ?? null, now, device.carrier ?? null,
-    device.country ?? null, device.state ?? null, device.city ?? null, device.latitude ?? null, device.longitude ?? null, ip,
+    device.country ?? null, device.state ?? null, device.city ?? null, device.latitude ?? null, device.longitude ?? null, ip, seenAt,
   ]));
   const row = rows[0];
   if (!row) throw new Error('device upsert returned no row');

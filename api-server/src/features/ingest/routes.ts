@@ -116,7 +116,8 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     knownNames.set(app.id, names);
     const newNames = [...new Set(events.rows.map((r) => r.name))].filter((n) => !isBuiltInEvent(n) && !names.has(n));
     const stored = await inTx(async (client) => {
-      const device = await upsertDevice(client, app.id, body.device, req.ip ?? null, receivedAt);
+      const latest = events.rows.reduce((m, r) => Math.max(m, r.time.getTime()), 0);
+      const device = await upsertDevice(client, app.id, body.device, req.ip ?? null, receivedAt, latest ? new Date(latest) : receivedAt);
       const ctx = {
         appId: app.id, timezone: app.timezone, personId: device.personId, deviceId: device.deviceId, receivedAt,
         country: body.device.country ?? null, os: body.device.os ?? null, appVersion: body.device.appVersion ?? null,
