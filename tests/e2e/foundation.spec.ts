@@ -97,9 +97,10 @@ test('register, create apps, invite a limited user who sees and is refused the f
 });
 
 test('a wrong password is refused, and throttling engages after repeated failures', async ({ page }) => {
+  // The provider demo user: no other test signs in with it, and it stays locked for the window.
   await page.goto('/login');
   for (let i = 0; i < 5; i++) {
-    await page.getByLabel('E-mail').fill('client@demo.growthdeck.test');
+    await page.getByLabel('E-mail').fill('provider@demo.growthdeck.test');
     await page.getByLabel('Password', { exact: true }).fill(`Wrong-pass-${i}!`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByTestId('form-error')).toContainText('Wrong e-mail or password');
