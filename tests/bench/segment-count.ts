@@ -124,10 +124,11 @@ async function exploreDataSet(): Promise<{ db: Db; appId: string } | null> {
   if (!(await databaseExists(name))) return null;
   const db = createPool(urlOf(name), 4);
   await migrate(db);
-  // Same app as tests/bench/explore.ts (its name for 10,000,000 events, seed 10).
+  // Same app as tests/bench/explore.ts (its name for 10,000,000 events, seed 10, any generator version).
   const app = (await db.query<{ id: string; events: number }>(
-    'SELECT a.id, (SELECT coalesce(sum(events), 0) FROM event_daily d WHERE d.app_id = a.id)::bigint AS events FROM apps a WHERE a.name = $1',
-    [`Bench ${EVENTS} events, seed 10`],
+    `SELECT a.id, (SELECT coalesce(sum(events), 0) FROM event_daily d WHERE d.app_id = a.id)::bigint AS events
+       FROM apps a WHERE a.name LIKE $1 ORDER BY a.created_at DESC LIMIT 1`,
+    [`Bench ${EVENTS} events, seed 10%`],
   )).rows[0];
   if (!app || app.events !== EVENTS) {
     await db.end();
