@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ActionIcon, Badge, Button, Group, Modal, Paper, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { IconArrowBackUp, IconArrowForwardUp, IconArrowLeft, IconEye, IconPencil, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
+import { IconArrowLeft, IconEye, IconPencil, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { ErrorCode } from '@gd/shared/errors';
 import type { Journey } from '@gd/shared/journey/model';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
@@ -12,7 +12,7 @@ import { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
 import { useSession } from '../../session/store.ts';
-import { SyncStatusBadge } from '../../sync/SyncStatusBadge.tsx';
+import { CollabStatus } from '../../sync/CollabStatus.tsx';
 import { type Peer } from '../../sync/presence.ts';
 import type { useCollabDoc } from '../../sync/useCollabDoc.ts';
 import type { useUndo } from '../../sync/useUndo.ts';
@@ -22,7 +22,6 @@ import { errorText } from '../../ui/errorText.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
 import { JourneyStatusBadge } from './JourneyStatus.tsx';
-import { PresenceAvatars } from './PresenceAvatars.tsx';
 import { launchViolations } from './launchProblems.ts';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 
@@ -138,22 +137,10 @@ export function EditorHeader(props: HeaderProps) {
         </Group>
 
         <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-          <PresenceAvatars peers={peers} />
-          <SyncStatusBadge status={status} unsynced={unsynced} readOnly={readOnly} />
-          {!readOnly && (
-            <Group gap={2} wrap="nowrap">
-              <Tooltip label={t('journeys.editor.undoHint')} withArrow>
-                <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('journeys.editor.undo')} disabled={!undo.canUndo} onClick={undo.undo} data-testid="undo">
-                  <IconArrowBackUp size={18} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t('journeys.editor.redoHint')} withArrow>
-                <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('journeys.editor.redo')} disabled={!undo.canRedo} onClick={undo.redo} data-testid="redo">
-                  <IconArrowForwardUp size={18} />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
-          )}
+          <CollabStatus
+            peers={peers} status={status} unsynced={unsynced} readOnly={readOnly} undo={undo}
+            labels={{ undo: t('journeys.editor.undo'), undoHint: t('journeys.editor.undoHint'), redo: t('journeys.editor.redo'), redoHint: t('journeys.editor.redoHint') }}
+          />
           {summary?.status === 'live' && (
             <GatedButton
               allowed={can('ui:journey.stop', ctx) && !offline}

@@ -6,12 +6,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ActionIcon, Badge, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconArrowBackUp, IconArrowForwardUp, IconArrowLeft, IconDeviceFloppy, IconEye, IconPencil } from '@tabler/icons-react';
+import { IconArrowLeft, IconDeviceFloppy, IconEye, IconPencil } from '@tabler/icons-react';
 import type { AudienceSummary, SegmentSummary } from '@gd/shared/schemas/segments';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
-import { SyncStatusBadge } from '../../sync/SyncStatusBadge.tsx';
+import { CollabStatus } from '../../sync/CollabStatus.tsx';
 import type { Peer } from '../../sync/presence.ts';
 import type { SyncStatus } from '../../sync/status.ts';
 import type { Undo } from '../../sync/useUndo.ts';
@@ -19,7 +19,6 @@ import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { JourneyNameDialog } from '../journeys/JourneyNameDialog.tsx';
-import { PresenceAvatars } from '../journeys/PresenceAvatars.tsx';
 import { SaveAudienceDialog } from './SaveAudienceDialog.tsx';
 
 export interface SegmentEditorHeaderProps {
@@ -87,22 +86,10 @@ export function SegmentEditorHeader(props: SegmentEditorHeaderProps) {
         </Group>
 
         <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-          <PresenceAvatars peers={peers} />
-          <SyncStatusBadge status={status} unsynced={unsynced} readOnly={readOnly} />
-          {!readOnly && (
-            <Group gap={2} wrap="nowrap">
-              <Tooltip label={t('segments.editor.undoHint')} withArrow>
-                <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('segments.editor.undo')} disabled={!undo.canUndo} onClick={undo.undo} data-testid="undo">
-                  <IconArrowBackUp size={18} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t('segments.editor.redoHint')} withArrow>
-                <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('segments.editor.redo')} disabled={!undo.canRedo} onClick={undo.redo} data-testid="redo">
-                  <IconArrowForwardUp size={18} />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
-          )}
+          <CollabStatus
+            peers={peers} status={status} unsynced={unsynced} readOnly={readOnly} undo={undo}
+            labels={{ undo: t('segments.editor.undo'), undoHint: t('segments.editor.undoHint'), redo: t('segments.editor.redo'), redoHint: t('segments.editor.redoHint') }}
+          />
           <GatedButton allowed={canSave} reason={saveReason} leftSection={<IconDeviceFloppy size={16} />} onClick={() => setDialog('save')} data-testid="save-as-audience">
             {t('segments.editor.saveAsAudience')}
           </GatedButton>

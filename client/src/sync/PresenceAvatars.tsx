@@ -1,8 +1,8 @@
 /** Who else is in this journey: one avatar per person, in the colour the server gave them (nothing shown when alone). */
 import { Avatar, Group, Tooltip, VisuallyHidden } from '@mantine/core';
-import { useT } from '../../i18n/useT.ts';
-import { distinctPeople, type Peer } from '../../sync/presence.ts';
-import { initials } from '../../ui/initials.ts';
+import { useT } from '../i18n/useT.ts';
+import { distinctPeople, type Peer } from './presence.ts';
+import { initials } from '../ui/initials.ts';
 
 const SHOWN = 4;
 
