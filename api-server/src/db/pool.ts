@@ -37,11 +37,14 @@ export function single<T>(rows: T[]): T {
   return row;
 }
 
-/** Run `fn` in one transaction; rolls back on any throw. Keep transactions short (PGlite serialises them). */
-export async function tx<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promise<T> {
+/**
+ * Run `fn` in one transaction; rolls back on any throw. Keep transactions short (PGlite serialises
+ * them). `begin`: the statement(s) that open it, e.g. 'BEGIN; SET LOCAL ...' in one round trip.
+ */
+export async function tx<T>(db: Db, fn: (client: DbClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const client = await db.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
@@ -54,10 +57,10 @@ export async function tx<T>(db: Db, fn: (client: DbClient) => Promise<T>): Promi
 }
 
 /** `tx`, run again (up to `attempts` times) when it fails with one of the SQLSTATE `codes`: a lost race, not a bug. */
-export async function retryingTx<T>(db: Db, fn: (client: DbClient) => Promise<T>, codes: ReadonlySet<string>, attempts = 3): Promise<T> {
+export async function retryingTx<T>(db: Db, fn: (client: DbClient) => Promise<T>, codes: ReadonlySet<string>, attempts = 3, begin = 'BEGIN'): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await tx(db, fn);
+      return await tx(db, fn, begin);
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (attempt >= attempts || !code || !codes.has(code)) throw error;

@@ -131,6 +131,30 @@ describe('ingestion batches', () => {
     expect((await api.deps.db.query('SELECT uninstall_at FROM people WHERE app_id = $1', [app.id])).rows[0]).toEqual({ uninstall_at: null });
   });
 
+  it('keeps built-in effects across batches: a session ended later, purchases and logins added to a known person', async () => {
+    const app = await freshApp('UTC');
+    const dev = device();
+    const sessionId = randomUUID();
+    await ingest(api, app.appKey, 'ingestBatch', { device: dev, events: [
+      event('gd_start_session', { time: '2026-11-03T10:00:00Z', sessionId }),
+      event('gd_transaction', { time: '2026-11-03T10:05:00Z', revenue: 10, currency: 'EUR' }),
+    ] });
+    const first = await api.deps.db.query('SELECT conversions, revenue::float AS revenue, first_login_at FROM people WHERE app_id = $1', [app.id]);
+    expect(first.rows).toEqual([{ conversions: 1, revenue: 10, first_login_at: null }]);
+    await ingest(api, app.appKey, 'ingestBatch', { device: dev, events: [
+      event('gd_login', { time: '2026-11-03T10:07:00Z' }),
+      event('gd_transaction', { time: '2026-11-03T10:08:00Z', revenue: 5.5, currency: 'EUR' }),
+      event('gd_end_session', { time: '2026-11-03T10:20:00Z', sessionId }),
+    ] });
+    const person = await api.deps.db.query('SELECT conversions, revenue::float AS revenue, first_login_at, last_purchase_at, last_session_at FROM people WHERE app_id = $1', [app.id]);
+    expect(person.rows).toEqual([{
+      conversions: 2, revenue: 15.5, first_login_at: new Date('2026-11-03T10:07:00Z'),
+      last_purchase_at: new Date('2026-11-03T10:08:00Z'), last_session_at: new Date('2026-11-03T10:00:00Z'),
+    }]);
+    const sessions = await api.deps.db.query('SELECT started_at, ended_at FROM sessions WHERE app_id = $1', [app.id]);
+    expect(sessions.rows).toEqual([{ started_at: new Date('2026-11-03T10:00:00Z'), ended_at: new Date('2026-11-03T10:20:00Z') }]);
+  });
+
   it('moves rollup days when the app changes its time zone', async () => {
     const { client } = await registerAccount(api);
     const app = await createTestApp(client, { timezone: 'UTC' });

@@ -17,8 +17,7 @@ import { parseWith } from '../../http/validate.ts';
 import { retryingTx, type DbClient } from '../../db/pool.ts';
 import { monthsOf, prepareEvents, prepareInteractions } from './prepare.ts';
 import {
-  addToRollup, applyBuiltInEffects, ensureMonthPartitions, findAppByKey, insertEvents, insertInteractions, recordEventNames, upsertDevice,
-  type IngestApp,
+  ensureMonthPartitions, findAppByKey, insertInteractions, recordEventNames, upsertDevice, writeBatch, type IngestApp,
 } from './repository.ts';
 import { identify, setTags, updateProfile } from './profiles.ts';
 import { TokenBuckets } from './rateLimit.ts';
@@ -105,7 +104,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     });
   }
 
-  const inTx = <T>(fn: (client: DbClient) => Promise<T>) => retryingTx(deps.db, fn, LOST_RACE);
+  const inTx = <T>(begin: string, fn: (client: DbClient) => Promise<T>) => retryingTx(deps.db, fn, LOST_RACE, 3, begin);
 
   handle('ingestBatch', IngestBatch, async (app, body, req) => {
     const receivedAt = new Date();
@@ -115,20 +114,15 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     const names = knownNames.get(app.id) ?? new Set<string>();
     knownNames.set(app.id, names);
     const newNames = [...new Set(events.rows.map((r) => r.name))].filter((n) => !isBuiltInEvent(n) && !names.has(n));
-    const stored = await inTx(async (client) => {
-      const latest = events.rows.reduce((m, r) => Math.max(m, r.time.getTime()), 0);
-      const device = await upsertDevice(client, app.id, body.device, req.ip ?? null, receivedAt, latest ? new Date(latest) : receivedAt);
-      const ctx = {
-        appId: app.id, timezone: app.timezone, personId: device.personId, deviceId: device.deviceId, receivedAt,
-        country: body.device.country ?? null, os: body.device.os ?? null, appVersion: body.device.appVersion ?? null,
-      };
-      if (!options.durableCommit) await client.query('SET LOCAL synchronous_commit = off');
-      const fresh = await insertEvents(client, ctx, events.rows);
-      const freshRows = events.rows.filter((r) => fresh.has(r.clientId));
-      await applyBuiltInEffects(client, ctx, freshRows);
+    const latest = events.rows.reduce((m, r) => Math.max(m, r.time.getTime()), 0);
+    const seenAt = latest ? new Date(latest) : receivedAt;
+    const begin = options.durableCommit ? 'BEGIN' : 'BEGIN; SET LOCAL synchronous_commit = off';
+    const stored = await inTx(begin, async (client) => {
+      const batch = await writeBatch(client, app, body.device, req.ip ?? null, receivedAt, seenAt, events.rows);
+      const fresh = new Set(events.rows.filter((r) => !batch.seen.has(r.clientId)).map((r) => r.clientId));
       await recordEventNames(client, app.id, newNames, receivedAt);
+      const ctx = { appId: app.id, personId: batch.personId, deviceId: batch.deviceId, receivedAt };
       const freshInteractions = await insertInteractions(client, ctx, interactions.rows);
-      await addToRollup(client, ctx, freshRows);
       return { fresh, freshInteractions };
     });
     for (const n of newNames) names.add(n);
@@ -149,7 +143,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
 
   handle('ingestIdentify', IdentifyRequest, async (app, body, req) => {
     const now = new Date();
-    const outcome = await inTx(async (client) => {
+    const outcome = await inTx('BEGIN', async (client) => {
       const result = await identify(client, app.id, body.device, body.customerId, req.ip ?? null, now);
       if (body.profile) await updateProfile(client, app.id, result.personId, body.profile, now);
       return result;
@@ -159,7 +153,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
 
   handle('ingestProfile', ProfileRequest, async (app, body, req) => {
     const now = new Date();
-    const value = await inTx(async (client) => {
+    const value = await inTx('BEGIN', async (client) => {
       const device = await upsertDevice(client, app.id, body.device, req.ip ?? null, now);
       if (body.profile) await updateProfile(client, app.id, device.personId, body.profile, now);
       const tags = body.tags ? await setTags(client, app.id, device.personId, body.tags, now) : { applied: [], rejected: [] };
