@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import cookieParser from 'cookie-parser';
 import { ErrorCode } from '@gd/shared';
 import type { Deps } from './http/context.ts';
+import { corsForWebApp, parseOrigins } from './http/cors.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { HttpFailure, sendKo } from './http/respond.ts';
@@ -42,6 +43,7 @@ export function createApp(deps: Deps): express.Express {
   app.use('/api/ingest', ingestRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST, durableCommit: deps.config.INGEST_DURABLE_COMMIT === 'on' }));
 
   const api = express.Router();
+  api.use(corsForWebApp(parseOrigins(deps.config.CORS_ORIGINS)));
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
