@@ -1,7 +1,7 @@
 /** Empty and error states with an icon and a call to action. */
 import type { ReactNode } from 'react';
-import { Button, EmptyState } from '@mantine/core';
-import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { Button, EmptyState, Paper } from '@mantine/core';
+import { IconAlertTriangle, IconLock, IconRefresh } from '@tabler/icons-react';
 import { useT } from '../i18n/useT.ts';
 import { errorText } from './errorText.ts';
 
@@ -10,6 +10,16 @@ export function EmptyBlock({ icon, title, description, action }: { icon: ReactNo
     <EmptyState py={48} icon={icon} variant="light" title={title} description={description} data-testid="empty-state">
       {action && <EmptyState.Actions>{action}</EmptyState.Actions>}
     </EmptyState>
+  );
+}
+
+/** A screen the user may open but whose content their role may not see: says why, in a bordered block. */
+export function NoViewBlock({ description }: { description: string }) {
+  const { t } = useT();
+  return (
+    <Paper withBorder>
+      <EmptyBlock icon={<IconLock size={28} />} title={t('noAccess.title')} description={description} />
+    </Paper>
   );
 }
 

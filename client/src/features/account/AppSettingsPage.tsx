@@ -11,7 +11,7 @@ import type { MetaApp } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
-import { useCurrentApp, useSession } from '../../session/store.ts';
+import { useSession } from '../../session/store.ts';
 import { CopyField } from '../../ui/CopyField.tsx';
 import { FormError } from '../../ui/FormError.tsx';
 import { GatedButton } from '../../ui/Gated.tsx';
@@ -20,20 +20,15 @@ import { splitFailure } from '../../ui/forms.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { groupLabel, groupPermissions, permissionLabel } from '../../ui/permissionLabels.ts';
 import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from './AppForm.tsx';
-import { NeedsApp } from './NeedsApp.tsx';
+import { AppScreen } from './AppScreen.tsx';
 
 export default function AppSettingsPage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (!app) {
-    return (
-      <>
-        <PageHeader title={t('nav.app')} description={t('appSettings.description')} />
-        <NeedsApp />
-      </>
-    );
-  }
-  return <AppSettings key={`${app.id}:${app.name}:${app.timezone}:${app.restricted.join()}`} app={app} />;
+  return (
+    <AppScreen title={t('nav.app')} descriptionNoApp={t('appSettings.description')}>
+      {(app) => <AppSettings key={`${app.id}:${app.name}:${app.timezone}:${app.restricted.join()}`} app={app} />}
+    </AppScreen>
+  );
 }
 
 function AppSettings({ app }: { app: MetaApp }) {

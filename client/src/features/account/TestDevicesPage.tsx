@@ -1,14 +1,13 @@
 /** /user/account/test-devices: test devices of the current app (ui:testDevices.*, app-scoped). */
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconDeviceMobile, IconDeviceMobilePlus, IconLock, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDeviceMobile, IconDeviceMobilePlus, IconPencil, IconTrash } from '@tabler/icons-react';
 import { DeviceIdType } from '@gd/shared/enums';
 import { TestDeviceInput, type MetaApp, type TestDevice } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
-import { useCurrentApp } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CopyField } from '../../ui/CopyField.tsx';
@@ -17,24 +16,17 @@ import { FormError } from '../../ui/FormError.tsx';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { schemaValidator, splitFailure } from '../../ui/forms.ts';
 import { notifySuccess } from '../../ui/notify.ts';
-import { NeedsApp } from './NeedsApp.tsx';
+import { AppScreen } from './AppScreen.tsx';
 
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; device: TestDevice } | null;
 
 export default function TestDevicesPage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (app) return <Devices app={app} />;
-  return (
-    <>
-      <PageHeader title={t('nav.testDevices')} description={t('devices.descriptionNoApp')} />
-      <NeedsApp />
-    </>
-  );
+  return <AppScreen title={t('nav.testDevices')} descriptionNoApp={t('devices.descriptionNoApp')}>{(app) => <Devices app={app} />}</AppScreen>;
 }
 
 function Devices({ app }: { app: MetaApp }) {
@@ -61,9 +53,7 @@ function Devices({ app }: { app: MetaApp }) {
     return (
       <>
         {header}
-        <Paper withBorder>
-          <EmptyBlock icon={<IconLock size={28} />} title={t('noAccess.title')} description={t('devices.noView')} />
-        </Paper>
+        <NoViewBlock description={t('devices.noView')} />
       </>
     );
   }

@@ -1,8 +1,8 @@
 /** /user/account/users: the account's users; invite, change role or status, remove (ui:accountUsers.*). */
 import { useMemo, useState } from 'react';
-import { Avatar, Badge, Button, Group, Modal, Paper, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Modal, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconLock, IconPencil, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconPencil, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { AccountUserInput, AccountUserUpdate, type User } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
@@ -15,7 +15,7 @@ import { FormError } from '../../ui/FormError.tsx';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { schemaValidator, splitFailure } from '../../ui/forms.ts';
 import { notifySuccess } from '../../ui/notify.ts';
@@ -62,9 +62,7 @@ export default function UsersPage() {
     <>
       <PageHeader title={t('nav.users')} description={t('users.description')} actions={canView ? inviteButton : undefined} />
       {!canView ? (
-        <Paper withBorder>
-          <EmptyBlock icon={<IconLock size={28} />} title={t('noAccess.title')} description={t('users.noView')} />
-        </Paper>
+        <NoViewBlock description={t('users.noView')} />
       ) : (
         <DataState query={users}>
           {({ users: list }) =>

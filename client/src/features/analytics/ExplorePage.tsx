@@ -17,7 +17,7 @@ import { useDateRange } from '../../state/dateRangeStore.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { AppScreen } from './AppScreen.tsx';
+import { AppScreen } from '../account/AppScreen.tsx';
 import { downloadCsv } from './csv.ts';
 import { ExploreChart } from './ExploreChart.tsx';
 import { ExploreControls } from './ExploreControls.tsx';

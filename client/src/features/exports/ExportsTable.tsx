@@ -3,8 +3,8 @@
  * against the audience's count, size, and download and delete actions.
  */
 import { useState } from 'react';
-import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { IconDownload, IconFileExport, IconLock, IconTrash } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { IconDownload, IconFileExport, IconTrash } from '@tabler/icons-react';
 import type { AudienceExport } from '@gd/shared/schemas/imports';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
@@ -14,7 +14,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataState } from '../../ui/DataState.tsx';
 import { GatedIcon } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { notifySuccess } from '../../ui/notify.ts';
 import { CreatedCell } from '../imports/CreatedCell.tsx';
 import { formatBytes } from '../imports/progress.ts';
@@ -37,7 +37,7 @@ export function ExportsTable({ appId }: { appId: string }) {
         <Text size="sm" c="dimmed">{t('exports.description')}</Text>
       </div>
       {!canView ? (
-        <Paper withBorder><EmptyBlock icon={<IconLock size={28} />} title={t('noAccess.title')} description={t('exports.noView')} /></Paper>
+        <NoViewBlock description={t('exports.noView')} />
       ) : (
         <DataState query={exports} rows={3}>
           {({ exports: list }) => (

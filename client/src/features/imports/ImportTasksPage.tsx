@@ -4,23 +4,22 @@
  * ui:importTask.create/edit/delete, and the audience exports with their statuses below.
  */
 import { useState } from 'react';
-import { Paper, Table } from '@mantine/core';
-import { IconDatabaseImport, IconLock, IconPlus } from '@tabler/icons-react';
+import { Table } from '@mantine/core';
+import { IconDatabaseImport, IconPlus } from '@tabler/icons-react';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import type { ImportTask } from '@gd/shared/schemas/imports';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
-import { useCurrentApp } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataState } from '../../ui/DataState.tsx';
 import { GatedButton } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
-import { NeedsApp } from '../account/NeedsApp.tsx';
+import { AppScreen } from '../account/AppScreen.tsx';
 import { ExportsTable } from '../exports/ExportsTable.tsx';
 import { usePolling } from '../exports/usePolling.ts';
 import { ImportDialog } from './ImportDialog.tsx';
@@ -31,14 +30,7 @@ type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; task: ImportTask } | 
 
 export default function ImportTasksPage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (app) return <ImportTasks app={app} />;
-  return (
-    <>
-      <PageHeader title={t('nav.importTask')} description={t('imports.descriptionNoApp')} />
-      <NeedsApp />
-    </>
-  );
+  return <AppScreen title={t('nav.importTask')} descriptionNoApp={t('imports.descriptionNoApp')}>{(app) => <ImportTasks app={app} />}</AppScreen>;
 }
 
 function ImportTasks({ app }: { app: MetaApp }) {
@@ -62,7 +54,7 @@ function ImportTasks({ app }: { app: MetaApp }) {
     return (
       <>
         {header}
-        <Paper withBorder><EmptyBlock icon={<IconLock size={28} />} title={t('noAccess.title')} description={t('imports.noView')} /></Paper>
+        <NoViewBlock description={t('imports.noView')} />
       </>
     );
   }

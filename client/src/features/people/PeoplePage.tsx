@@ -10,9 +10,8 @@ import { useMediaQuery } from '@mantine/hooks';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import { PersonId } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
-import { useCurrentApp } from '../../session/store.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { NeedsApp } from '../account/NeedsApp.tsx';
+import { AppScreen } from '../account/AppScreen.tsx';
 import { PersonView, SelectPersonPrompt } from './PersonView.tsx';
 import { SearchPanel } from './SearchPanel.tsx';
 import { PROFILE_TABS, type ProfileTab } from './tabs.ts';
@@ -20,14 +19,7 @@ import { usePeopleSearch } from './usePeopleSearch.ts';
 
 export default function PeoplePage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (app) return <People app={app} />;
-  return (
-    <>
-      <PageHeader title={t('nav.people')} description={t('people.descriptionNoApp')} />
-      <NeedsApp />
-    </>
-  );
+  return <AppScreen title={t('nav.people')} descriptionNoApp={t('people.descriptionNoApp')}>{(app) => <People app={app} />}</AppScreen>;
 }
 
 function People({ app }: { app: MetaApp }) {

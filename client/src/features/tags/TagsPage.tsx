@@ -3,24 +3,23 @@
  * A tag's type can change only while nobody has a value; the dialog says so instead of failing.
  */
 import { useMemo, useState } from 'react';
-import { Badge, Paper, SegmentedControl, Table, Text } from '@mantine/core';
-import { IconLock, IconPencil, IconTag, IconTagPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, SegmentedControl, Table, Text } from '@mantine/core';
+import { IconPencil, IconTag, IconTagPlus, IconTrash } from '@tabler/icons-react';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import { TagKind, type Tag } from '@gd/shared/schemas/tags';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
-import { useCurrentApp } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataState } from '../../ui/DataState.tsx';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
-import { NeedsApp } from '../account/NeedsApp.tsx';
+import { AppScreen } from '../account/AppScreen.tsx';
 import { TagDialog } from './TagDialog.tsx';
 
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; tag: Tag } | null;
@@ -28,14 +27,7 @@ type KindFilter = 'all' | TagKind;
 
 export default function TagsPage() {
   const { t } = useT();
-  const app = useCurrentApp();
-  if (app) return <Tags app={app} />;
-  return (
-    <>
-      <PageHeader title={t('nav.tags')} description={t('tags.descriptionNoApp')} />
-      <NeedsApp />
-    </>
-  );
+  return <AppScreen title={t('nav.tags')} descriptionNoApp={t('tags.descriptionNoApp')}>{(app) => <Tags app={app} />}</AppScreen>;
 }
 
 function Tags({ app }: { app: MetaApp }) {
@@ -62,9 +54,7 @@ function Tags({ app }: { app: MetaApp }) {
     return (
       <>
         {header}
-        <Paper withBorder>
-          <EmptyBlock icon={<IconLock size={28} />} title={t('noAccess.title')} description={t('tags.noView')} />
-        </Paper>
+        <NoViewBlock description={t('tags.noView')} />
       </>
     );
   }
