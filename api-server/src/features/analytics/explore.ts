@@ -102,7 +102,8 @@ export async function explore(db: Queryable, app: { id: string; timezone: string
   } else {
     const bounds = await utcBounds(db, previous?.startDay ?? range.startDay, range.endDay, app.timezone);
     const dimension = breakdown === undefined ? null : breakdown === 'property' ? { property: query.property ?? '' } : breakdown;
-    rows = await exploreEvents(db, { ...spec, timezone: app.timezone, bounds, dimension, rank: rankFor(metric) });
+    const people = metric === 'people' || metric === 'eventsPerPerson';
+    rows = await exploreEvents(db, { ...spec, timezone: app.timezone, bounds, dimension, rank: rankFor(metric), people });
     source = 'events';
   }
   return {

@@ -115,9 +115,11 @@ const RANK_SQL: Record<Rank, string> = {
 /**
  * Explore over the events table: events, distinct people and revenue per bucket (hours of the
  * day or days/weeks/months) and per period in total, optionally by a row dimension or a property.
+ * Distinct people are counted only when the metric needs them (`people`): on millions of rows that
+ * count, sorted per group, costs as much as the scan itself.
  */
 export async function exploreEvents(db: Queryable, spec: ExploreSpec & {
-  timezone: string; bounds: UtcBounds; dimension: RowDimension | { property: string } | null; rank: Rank;
+  timezone: string; bounds: UtcBounds; dimension: RowDimension | { property: string } | null; rank: Rank; people: boolean;
 }): Promise<ExploreRow[]> {
   const { range } = spec;
   const p = new Params();
@@ -140,7 +142,7 @@ WITH base AS (
 )${top}, tagged AS (
   SELECT CASE WHEN lt >= ${start}::date THEN 0 ELSE 1 END AS period, ${bucket} AS bucket, ${keyed} AS key, person_id, revenue FROM base
 )
-SELECT period, bucket, key, count(*)::float8 AS events, count(DISTINCT person_id)::float8 AS people,
+SELECT period, bucket, key, count(*)::float8 AS events, ${spec.people ? 'count(DISTINCT person_id)::float8' : 'NULL::float8'} AS people,
        coalesce(sum(revenue), 0)::float8 AS revenue
   FROM tagged GROUP BY GROUPING SETS ((period, bucket, key), (period, key))`;
   return (await db.query<ExploreRow>(sql, p.values)).rows;
