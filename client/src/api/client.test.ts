@@ -1,14 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '@gd/shared/errors';
-import { buildRequest, createApiClient, readAnswer, readCookie, shouldRefresh, type ApiClientDeps } from './client.ts';
+import { buildRequest, createApiClient, prepareBody, readAnswer, readCookie, shouldRefresh, type ApiClientDeps } from './client.ts';
 import { ApiError } from './errors.ts';
 
 const ctx = { baseUrl: '/api', language: 'es', apiVersion: 1, csrfToken: 'tok' } as const;
 const headersOf = (init: RequestInit) => init.headers as Record<string, string>;
 
-describe('buildRequest', () => {
-  it('builds a validated JSON POST with language, version, no-cache and CSRF headers', () => {
-    const { url, init } = buildRequest('login', { body: { email: '  Ana@Example.com ', password: 'x' } }, ctx);
+describe('request bodies and buildRequest', () => {
+  it('builds a validated JSON POST with language, version, no-cache and CSRF headers', async () => {
+    const body = await prepareBody('login', { email: '  Ana@Example.com ', password: 'x' });
+    const { url, init } = buildRequest('login', undefined, body, ctx);
     expect(url).toBe('/api/auth/login');
     expect(init.method).toBe('POST');
     expect(init.credentials).toBe('include');
@@ -18,44 +19,60 @@ describe('buildRequest', () => {
     expect(JSON.parse(init.body as string)).toEqual({ email: 'ana@example.com', password: 'x' });
   });
 
-  it('sends V20 for API version 2 and no CSRF header or body on GET', () => {
-    const { url, init } = buildRequest('meta', undefined, { ...ctx, apiVersion: 2 });
+  it('sends V20 for API version 2 and no CSRF header or body on GET', async () => {
+    const body = await prepareBody('meta', undefined);
+    expect(body).toBeUndefined();
+    const { url, init } = buildRequest('meta', undefined, body, { ...ctx, apiVersion: 2 });
     expect(url).toBe('/api/user/meta');
     expect(headersOf(init)['X-Api-Version']).toBe('V20');
     expect(headersOf(init)['x-csrf-token']).toBeUndefined();
+    expect(headersOf(init)['Content-Type']).toBeUndefined();
     expect(init.body).toBeUndefined();
   });
 
   it('fills path parameters and writes range queries with key[]=value', () => {
-    const { url } = buildRequest('listTestDevices', { params: { appId: 'a b' }, query: { startDay: '2025-01-01', os: ['iOS', 'Android'], __internal: 'x' } }, ctx);
+    const { url } = buildRequest('listTestDevices', { params: { appId: 'a b' }, query: { startDay: '2025-01-01', os: ['iOS', 'Android'], __internal: 'x' } }, undefined, ctx);
     expect(url).toBe('/api/apps/a%20b/test-devices?startDay=2025-01-01&os[]=iOS&os[]=Android');
   });
 
+  it('addresses feature endpoints from the route table', () => {
+    const { url, init } = buildRequest('deleteTag', { params: { appId: 'app1', tagId: 't1' } }, '{}', ctx);
+    expect(url).toBe('/api/apps/app1/tags/t1');
+    expect(init.method).toBe('DELETE');
+    expect(headersOf(init)['x-csrf-token']).toBe('tok');
+  });
+
   it('throws a missing path parameter before sending', () => {
-    expect(() => buildRequest('deleteApp', {}, ctx)).toThrow(/appId/);
+    expect(() => buildRequest('deleteApp', {}, '{}', ctx)).toThrow(/appId/);
   });
 
-  it('validates the body with the endpoint schema and reports field details (10001)', () => {
-    try {
-      buildRequest('login', { body: { email: 'not-an-email', password: '' } }, ctx);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ApiError);
-      const e = error as ApiError;
-      expect(e.code).toBe(ErrorCode.MANDATORY);
-      expect(Object.keys(e.fieldErrors()).sort()).toEqual(['email', 'password']);
-    }
+  it('validates the body with the endpoint schema and reports field details (10001)', async () => {
+    const error = await prepareBody('login', { email: 'not-an-email', password: '' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const e = error as ApiError;
+    expect(e.code).toBe(ErrorCode.MANDATORY);
+    expect(Object.keys(e.fieldErrors()).sort()).toEqual(['email', 'password']);
   });
 
-  it('drops reserved-prefix fields from bodies', () => {
+  it("validates a feature endpoint's body with its schema, loaded with the full table", async () => {
+    const body = await prepareBody('createTag', { name: '  plan ', kind: 'user_tag', valueType: 'text', description: ' paying ' });
+    expect(JSON.parse(body!)).toEqual({ name: 'plan', kind: 'user_tag', valueType: 'text', description: 'paying' });
+    const error = await prepareBody('createTag', { name: 'no/slash', kind: 'user_tag', valueType: 'colour' as 'text' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe(ErrorCode.MANDATORY);
+    expect(Object.keys((error as ApiError).fieldErrors()).sort()).toEqual(['name', 'valueType']);
+  });
+
+  it('drops reserved-prefix fields from bodies', async () => {
     const body = { name: 'n', __draft: true } as unknown as { name: string };
-    const { init } = buildRequest('updateProfile', { body }, ctx);
-    expect(JSON.parse(init.body as string)).toEqual({ name: 'n' });
+    expect(JSON.parse((await prepareBody('updateProfile', body))!)).toEqual({ name: 'n' });
   });
 
-  it('sends an empty JSON body on POST endpoints without a request schema', () => {
-    const { init } = buildRequest('logout', undefined, ctx);
-    expect(init.body).toBe('{}');
+  it('sends an empty JSON body on POST endpoints without a request schema', async () => {
+    const body = await prepareBody('logout', undefined);
+    expect(body).toBe('{}');
+    expect(buildRequest('logout', undefined, body, ctx).init.body).toBe('{}');
+    expect(await prepareBody('retryImportTask', undefined)).toBe('{}');
   });
 });
 
@@ -163,6 +180,24 @@ describe('createApiClient', () => {
     await expect(client.call('listApps')).rejects.toMatchObject({ code: 10005 });
     expect(calls.map((c) => c.path)).toEqual(['/apps']);
     expect(onSessionExpired).not.toHaveBeenCalled();
+  });
+
+  it('rejects an invalid body before any request, CSRF token included', async () => {
+    const { client, calls } = harness(() => ok({ csrfToken: 'T' }));
+    await expect(client.call('login', { body: { email: 'nobody', password: 'x' } })).rejects.toMatchObject({ code: ErrorCode.MANDATORY });
+    expect(calls).toEqual([]);
+  });
+
+  it('validates a feature endpoint body with its lazily loaded schema: an invalid one throws 10001 without a request', async () => {
+    const { client, calls } = harness((path) => (path === '/auth/csrf' ? ok({ csrfToken: 'T' }) : ok({ segment: {} })));
+    const invalid = client.call('createSegment', { params: { appId: 'app1' }, body: { name: '   ' } });
+    await expect(invalid).rejects.toBeInstanceOf(ApiError);
+    await expect(invalid).rejects.toMatchObject({ code: ErrorCode.MANDATORY, details: [expect.objectContaining({ path: 'name' })] });
+    expect(calls).toEqual([]);
+
+    await client.call('createSegment', { params: { appId: 'app1' }, body: { name: '  Buyers ' } });
+    expect(calls.map((c) => `${c.init.method} ${c.path}`)).toEqual(['GET /auth/csrf', 'POST /apps/app1/segments']);
+    expect(JSON.parse(calls[1]!.init.body as string)).toEqual({ name: 'Buyers' });
   });
 
   it('turns a network failure into ApiError network', async () => {

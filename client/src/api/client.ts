@@ -4,10 +4,12 @@
  *   api.call('login', { body: { email, password } })
  *   api.call('updateApp', { params: { appId }, body })
  *
- * Requests and answers are typed by the endpoint table of `@gd/shared/endpoints`. The request is
- * validated with the endpoint's schema before it is sent (a failure throws ApiError 10001 with
- * field details, like the server would). KO answers throw ApiError(code, message, details); a
- * network failure throws ApiError('network').
+ * Requests and answers are typed by the endpoint table of `@gd/shared/endpoints`; at run time the
+ * client addresses calls with the schema-free route table (`@gd/shared/endpointRoutes`) and takes
+ * request schemas from `requestSchemas.ts`, so feature schemas stay out of the login page. The
+ * body is validated with the endpoint's schema before anything is sent, CSRF token included (a
+ * failure throws ApiError 10001 with field details, like the server would). KO answers throw
+ * ApiError(code, message, details); a network failure throws ApiError('network').
  *
  * Session: cookies are httpOnly. On 10014 (access token expired), or 10005 while we believe we
  * have a session, the client calls POST /auth/refresh once (single flight, shared by every
@@ -17,12 +19,14 @@
  * token comes from GET /auth/csrf.
  */
 import { API_VERSION_HEADER, apiVersionHeaderValue, deriveApiBase, dropReserved, rangeQuery } from '@gd/shared/apiBase';
-import { endpoints, fillPath, type EndpointName, type RequestOf, type ResponseOf } from '@gd/shared/endpoints';
+import { endpointRoutes, fillPath } from '@gd/shared/endpointRoutes';
+import type { EndpointName, RequestOf, ResponseOf } from '@gd/shared/endpoints';
 import { ErrorCode } from '@gd/shared/errors';
 import type { Language } from '@gd/shared/language';
 import { AUTH_COOKIES, CSRF_HEADER } from '@gd/shared/schemas/auth';
 import { KoBody } from '@gd/shared/schemas/envelope';
 import { ApiError } from './errors.ts';
+import { requestSchemaOf, type RequestSchema } from './requestSchemas.ts';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 
@@ -48,7 +52,7 @@ const AUTH_FLOW = new Set<EndpointName>(['csrf', 'register', 'login', 'logout', 
 const SESSION_OVER = new Set<number>([ErrorCode.REFRESH_TOKEN_INVALID, ErrorCode.REFRESH_TOKEN_EXPIRED, ErrorCode.ACCESS_TOKEN_MISSING]);
 const CSRF_FAILURES = new Set<number>([ErrorCode.CSRF_COOKIE_FAILURE, ErrorCode.CSRF_BODY_FAILURE, ErrorCode.CSRF_VERIFICATION_FAILURE]);
 
-export const needsCsrf = (name: EndpointName): boolean => endpoints[name].method !== 'GET';
+export const needsCsrf = (name: EndpointName): boolean => endpointRoutes[name].method !== 'GET';
 
 /** Zod issues of a request that fails its schema, as field details. */
 function invalidRequest(issues: readonly { path: readonly PropertyKey[]; message: string }[]): ApiError {
@@ -57,12 +61,28 @@ function invalidRequest(issues: readonly { path: readonly PropertyKey[]; message
 }
 
 /**
- * Pure: the URL and fetch options of a call. Validates the body with the endpoint's schema and
- * sends the parsed value (trimmed, defaults applied) without reserved-prefix fields.
+ * Pure: the JSON text a call sends. With a request schema, the body is validated (ApiError 10001
+ * with field details) and the parsed value (trimmed, defaults applied) is sent without
+ * reserved-prefix fields; without one, POST/PUT/DELETE send `{}` and GET sends nothing.
  */
-export function buildRequest<N extends EndpointName>(name: N, input: CallInput<N> | undefined, ctx: RequestContext): { url: string; init: RequestInit } {
-  const endpoint = endpoints[name];
-  const path = fillPath(endpoint.path, input?.params);
+export function encodeBody(name: EndpointName, schema: RequestSchema, body: unknown): string | undefined {
+  if (schema) {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw invalidRequest(parsed.error.issues);
+    return JSON.stringify(dropReserved(parsed.data as Record<string, unknown>));
+  }
+  return endpointRoutes[name].method === 'GET' ? undefined : '{}';
+}
+
+/** The JSON text a call sends, validated with the endpoint's request schema (see `encodeBody`). */
+export async function prepareBody<N extends EndpointName>(name: N, body: RequestOf<N> | undefined): Promise<string | undefined> {
+  return encodeBody(name, await requestSchemaOf(name), body);
+}
+
+/** Pure: the URL and fetch options of a call whose body `encodeBody` prepared. */
+export function buildRequest<N extends EndpointName>(name: N, input: CallInput<N> | undefined, body: string | undefined, ctx: RequestContext): { url: string; init: RequestInit } {
+  const route = endpointRoutes[name];
+  const path = fillPath(route.path, input?.params);
   const qs = input?.query ? rangeQuery(input.query) : '';
   const url = `${ctx.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   const headers: Record<string, string> = {
@@ -71,19 +91,9 @@ export function buildRequest<N extends EndpointName>(name: N, input: CallInput<N
     [API_VERSION_HEADER]: apiVersionHeaderValue(ctx.apiVersion),
     'Cache-Control': 'no-cache',
   };
-  let body: string | undefined;
-  if ('request' in endpoint && endpoint.request) {
-    const parsed = endpoint.request.safeParse(input?.body);
-    if (!parsed.success) throw invalidRequest(parsed.error.issues);
-    const value = parsed.data as Record<string, unknown>;
-    body = JSON.stringify(dropReserved(value));
-    headers['Content-Type'] = 'application/json';
-  } else if (endpoint.method !== 'GET') {
-    body = '{}';
-    headers['Content-Type'] = 'application/json';
-  }
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (needsCsrf(name) && ctx.csrfToken) headers[CSRF_HEADER] = ctx.csrfToken;
-  const init: RequestInit = { method: endpoint.method, headers, credentials: 'include', cache: 'no-store' };
+  const init: RequestInit = { method: route.method, headers, credentials: 'include', cache: 'no-store' };
   if (body !== undefined) init.body = body;
   if (input?.signal) init.signal = input.signal;
   return { url, init };
@@ -135,8 +145,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   let csrfMemo: string | null = null;
   let refreshing: Promise<boolean> | null = null;
 
-  async function send<N extends EndpointName>(name: N, input: CallInput<N> | undefined, csrfToken: string | null): Promise<ResponseOf<N>> {
-    const { url, init } = buildRequest(name, input, {
+  async function send<N extends EndpointName>(name: N, input: CallInput<N> | undefined, body: string | undefined, csrfToken: string | null): Promise<ResponseOf<N>> {
+    const { url, init } = buildRequest(name, input, body, {
       baseUrl: deps.baseUrl(), language: deps.language(), apiVersion: deps.apiVersion(), csrfToken,
     });
     let res: Response;
@@ -161,25 +171,26 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (cookie) return cookie;
       if (csrfMemo) return csrfMemo;
     }
-    const answer = await send('csrf', undefined, null);
+    const answer = await send('csrf', undefined, undefined, null);
     csrfMemo = answer.csrfToken;
     return csrfMemo;
   }
 
   /** One call with its CSRF token; a CSRF refusal (stale or missing token) is retried once with a fresh token. */
-  async function withCsrf<N extends EndpointName>(name: N, input: CallInput<N> | undefined): Promise<ResponseOf<N>> {
-    if (!needsCsrf(name)) return send(name, input, null);
+  async function withCsrf<N extends EndpointName>(name: N, input: CallInput<N> | undefined, body: string | undefined): Promise<ResponseOf<N>> {
+    if (!needsCsrf(name)) return send(name, input, body, null);
     try {
-      return await send(name, input, await csrfToken(false));
+      return await send(name, input, body, await csrfToken(false));
     } catch (error) {
       if (!(error instanceof ApiError) || typeof error.code !== 'number' || !CSRF_FAILURES.has(error.code)) throw error;
       csrfMemo = null;
-      return send(name, input, await csrfToken(true));
+      return send(name, input, body, await csrfToken(true));
     }
   }
 
   function refreshOnce(): Promise<boolean> {
-    refreshing ??= withCsrf('refresh', undefined)
+    refreshing ??= prepareBody('refresh', undefined)
+      .then((body) => withCsrf('refresh', undefined, body))
       .then(() => true)
       .catch((error: unknown) => {
         if (error instanceof ApiError && typeof error.code === 'number' && SESSION_OVER.has(error.code)) return false;
@@ -193,11 +204,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
   async function call<N extends EndpointName>(name: N, ...args: CallArgs<N>): Promise<ResponseOf<N>> {
     const input = args[0];
+    const body = await prepareBody(name, input?.body);
     try {
-      return await withCsrf(name, input);
+      return await withCsrf(name, input, body);
     } catch (error) {
       if (!(error instanceof ApiError) || !shouldRefresh(name, error, deps.hasSession())) throw error;
-      if (await refreshOnce()) return withCsrf(name, input);
+      if (await refreshOnce()) return withCsrf(name, input, body);
       deps.onSessionExpired();
       throw error;
     }

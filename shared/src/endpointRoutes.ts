@@ -1,0 +1,125 @@
+/**
+ * Method and path of every endpoint, without schemas: what the browser client needs to address a
+ * call. The full table (endpoints.ts) carries every feature's zod schemas, which must not weigh on
+ * the login page, so the client reads method and path here and loads request schemas per group.
+ *
+ * The compiler requires exactly one entry per endpoint (`satisfies Record<EndpointName, ...>`), and
+ * endpointRoutes.test.ts checks that each entry equals the method and path of endpoints.ts.
+ */
+import type { EndpointName } from './endpoints.ts';
+import type { Method } from './endpoints/define.ts';
+
+export interface EndpointRoute {
+  readonly method: Method;
+  readonly path: string;
+}
+
+export const endpointRoutes = {
+  // Foundation (endpoints/core.ts)
+  csrf: { method: 'GET', path: '/auth/csrf' },
+  register: { method: 'POST', path: '/auth/register' },
+  login: { method: 'POST', path: '/auth/login' },
+  logout: { method: 'POST', path: '/auth/logout' },
+  refresh: { method: 'POST', path: '/auth/refresh' },
+  forgotPassword: { method: 'POST', path: '/auth/forgot-password' },
+  resetPassword: { method: 'POST', path: '/auth/reset-password' },
+  autoLogin: { method: 'POST', path: '/auth/auto-login' },
+  meta: { method: 'GET', path: '/user/meta' },
+  updateProfile: { method: 'PUT', path: '/user/profile' },
+  changePassword: { method: 'PUT', path: '/user/password' },
+  getAccount: { method: 'GET', path: '/account' },
+  updateAccount: { method: 'PUT', path: '/account' },
+  updatePlan: { method: 'PUT', path: '/account/plan' },
+  listApps: { method: 'GET', path: '/apps' },
+  createApp: { method: 'POST', path: '/apps' },
+  updateApp: { method: 'PUT', path: '/apps/:appId' },
+  deleteApp: { method: 'DELETE', path: '/apps/:appId' },
+  rotateAppKey: { method: 'POST', path: '/apps/:appId/rotate-key' },
+  listUsers: { method: 'GET', path: '/account/users' },
+  addUser: { method: 'POST', path: '/account/users' },
+  updateUser: { method: 'PUT', path: '/account/users/:userId' },
+  deleteUser: { method: 'DELETE', path: '/account/users/:userId' },
+  listTestDevices: { method: 'GET', path: '/apps/:appId/test-devices' },
+  addTestDevice: { method: 'POST', path: '/apps/:appId/test-devices' },
+  updateTestDevice: { method: 'PUT', path: '/apps/:appId/test-devices/:deviceId' },
+  deleteTestDevice: { method: 'DELETE', path: '/apps/:appId/test-devices/:deviceId' },
+  listRoles: { method: 'GET', path: '/user-roles' },
+  putRole: { method: 'PUT', path: '/user-roles/:roleId' },
+  deleteRole: { method: 'DELETE', path: '/user-roles/:roleId' },
+
+  // Journeys and document tokens (endpoints/journeys.ts)
+  docToken: { method: 'POST', path: '/docs/token' },
+  listJourneys: { method: 'GET', path: '/apps/:appId/journeys' },
+  createJourney: { method: 'POST', path: '/apps/:appId/journeys' },
+  renameJourney: { method: 'PUT', path: '/apps/:appId/journeys/:journeyId' },
+  assignJourney: { method: 'PUT', path: '/apps/:appId/journeys/:journeyId/assignee' },
+  cloneJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/clone' },
+  deleteJourney: { method: 'DELETE', path: '/apps/:appId/journeys/:journeyId' },
+  launchJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/launch' },
+  stopJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/stop' },
+
+  // Behaviour analytics (endpoints/behaviour.ts)
+  listEvents: { method: 'GET', path: '/apps/:appId/events' },
+  eventTrend: { method: 'GET', path: '/apps/:appId/events/trend' },
+  eventProperties: { method: 'GET', path: '/apps/:appId/events/properties' },
+  explore: { method: 'GET', path: '/apps/:appId/explore' },
+  listEventDefinitions: { method: 'GET', path: '/apps/:appId/event-definitions' },
+  updateEventDefinition: { method: 'PUT', path: '/apps/:appId/event-definitions/:eventName' },
+
+  // People (endpoints/people.ts)
+  searchPeople: { method: 'GET', path: '/apps/:appId/people' },
+  getPerson: { method: 'GET', path: '/apps/:appId/people/:personId' },
+  personTimeline: { method: 'GET', path: '/apps/:appId/people/:personId/events' },
+
+  // Ingestion API (endpoints/ingest.ts)
+  ingestBatch: { method: 'POST', path: '/ingest/v1/batch' },
+  ingestIdentify: { method: 'POST', path: '/ingest/v1/identify' },
+  ingestProfile: { method: 'POST', path: '/ingest/v1/profile' },
+
+  // Tags (endpoints/tags.ts)
+  listTags: { method: 'GET', path: '/apps/:appId/tags' },
+  createTag: { method: 'POST', path: '/apps/:appId/tags' },
+  updateTag: { method: 'PUT', path: '/apps/:appId/tags/:tagId' },
+  deleteTag: { method: 'DELETE', path: '/apps/:appId/tags/:tagId' },
+
+  // Segments and audiences (endpoints/segments.ts)
+  listSegments: { method: 'GET', path: '/apps/:appId/segments' },
+  getSegment: { method: 'GET', path: '/apps/:appId/segments/:segmentId' },
+  createSegment: { method: 'POST', path: '/apps/:appId/segments' },
+  renameSegment: { method: 'PUT', path: '/apps/:appId/segments/:segmentId' },
+  cloneSegment: { method: 'POST', path: '/apps/:appId/segments/:segmentId/clone' },
+  deleteSegment: { method: 'DELETE', path: '/apps/:appId/segments/:segmentId' },
+  estimateSegment: { method: 'POST', path: '/apps/:appId/segments/estimate' },
+  listAudiences: { method: 'GET', path: '/apps/:appId/audiences' },
+  getAudience: { method: 'GET', path: '/apps/:appId/audiences/:audienceId' },
+  createAudience: { method: 'POST', path: '/apps/:appId/audiences' },
+  updateAudience: { method: 'PUT', path: '/apps/:appId/audiences/:audienceId' },
+  refreshAudience: { method: 'POST', path: '/apps/:appId/audiences/:audienceId/refresh' },
+  cloneAudience: { method: 'POST', path: '/apps/:appId/audiences/:audienceId/clone' },
+  deleteAudience: { method: 'DELETE', path: '/apps/:appId/audiences/:audienceId' },
+
+  // Imports and exports (endpoints/imports.ts)
+  listImportTasks: { method: 'GET', path: '/apps/:appId/import-tasks' },
+  getImportTask: { method: 'GET', path: '/apps/:appId/import-tasks/:taskId' },
+  createImportTask: { method: 'POST', path: '/apps/:appId/import-tasks' },
+  updateImportTask: { method: 'PUT', path: '/apps/:appId/import-tasks/:taskId' },
+  uploadImportFile: { method: 'POST', path: '/apps/:appId/import-tasks/:taskId/upload' },
+  retryImportTask: { method: 'POST', path: '/apps/:appId/import-tasks/:taskId/retry' },
+  deleteImportTask: { method: 'DELETE', path: '/apps/:appId/import-tasks/:taskId' },
+  listStorageIntegrations: { method: 'GET', path: '/apps/:appId/storage-integrations' },
+  createStorageIntegration: { method: 'POST', path: '/apps/:appId/storage-integrations' },
+  deleteStorageIntegration: { method: 'DELETE', path: '/apps/:appId/storage-integrations/:integrationId' },
+  listAudienceExports: { method: 'GET', path: '/apps/:appId/audience-exports' },
+  createAudienceExport: { method: 'POST', path: '/apps/:appId/audiences/:audienceId/exports' },
+  downloadAudienceExport: { method: 'GET', path: '/apps/:appId/audience-exports/:exportId/download' },
+  deleteAudienceExport: { method: 'DELETE', path: '/apps/:appId/audience-exports/:exportId' },
+} as const satisfies Record<EndpointName, EndpointRoute>;
+
+/** Fill `:param` placeholders of a path. */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
