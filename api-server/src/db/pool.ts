@@ -12,19 +12,17 @@ export type Queryable = Pick<pg.Pool, 'query'>;
 /**
  * JIT compilation is off for the product's connections: Postgres compiles a query to machine code
  * when its estimated cost passes `jit_above_cost`, and for our analytical queries (explore over the
- * events table, segment counts) the compilation took longer than it saved: an explore by property
- * over 2.6 million events ran in 14.8 s with JIT and 6.8 s without (docs/BENCHMARKS.md). Queued on
- * each new connection before anything else it runs.
+ * events table) the compilation took longer than it saved: an explore by property over 2.6 million
+ * events ran in 14.8 s with JIT and 6.8 s without (docs/BENCHMARKS.md). Set in the connection's
+ * startup packet, so it holds before the first query. (Embedded PGlite ignores startup options;
+ * it is built without a JIT provider, so it never compiles anyway.)
  */
-const SESSION_SETTINGS = 'SET jit = off';
+const SESSION_OPTIONS = '-c jit=off';
 
 export function createPool(connectionString: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => {
-    client.query(SESSION_SETTINGS).catch(() => undefined);
-  });
   return pool;
 }
 
