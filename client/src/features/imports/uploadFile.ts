@@ -5,14 +5,14 @@
  * throws the same ApiError.
  */
 import type { ResponseOf } from '@gd/shared/endpoints';
-import { endpoints, fillPath } from '@gd/shared/endpoints';
+import { endpointRoutes, fillPath } from '@gd/shared/endpointRoutes';
 import { AUTH_COOKIES, CSRF_HEADER } from '@gd/shared/schemas/auth';
 import { api, apiBaseUrl, readAnswer, readCookie } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 
 export async function uploadImportFile(appId: string, taskId: string, file: File, onProgress: (percent: number) => void): Promise<ResponseOf<'uploadImportFile'>> {
   const csrf = readCookie(document.cookie, AUTH_COOKIES.csrf) ?? (await api.call('csrf')).csrfToken;
-  const url = `${apiBaseUrl()}${fillPath(endpoints.uploadImportFile.path, { appId, taskId })}`;
+  const url = `${apiBaseUrl()}${fillPath(endpointRoutes.uploadImportFile.path, { appId, taskId })}`;
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
