@@ -2,8 +2,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
-import type { UserRow } from '../features/accounts/repository.ts';
-import type { Account } from '@gd/shared';
+import type { PrincipalRow } from '../features/accounts/repository.ts';
 import type { LiveDocReader } from '../features/journeys/liveDocs.ts';
 
 export interface Deps {
@@ -17,7 +16,5 @@ export interface Deps {
   liveDocs?: LiveDocReader | undefined;
 }
 
-export interface Principal {
-  user: UserRow;
-  account: Account;
-}
+/** The signed-in user with its role and account, and the version of its `/user/meta` answer. */
+export type Principal = PrincipalRow;

@@ -50,20 +50,47 @@ export async function listUsers(db: Queryable, accountId: string): Promise<UserR
   return rows.map((r) => withGrants(r) as UserRow);
 }
 
-/** The signed-in principal in one round trip: the user with its role, and its account. */
-const PRINCIPAL_SQL = `${USER_SELECT.replace('FROM users u', ', a.name AS a_name, a.plan AS a_plan, a.support_level AS a_support_level, a.created_at AS a_created_at FROM users u')}
+/**
+ * The signed-in principal in one round trip: the user with its role, and its account, with the
+ * versions of what `/user/meta` shows (migration 008: bumped by triggers in the writing transaction).
+ */
+const PRINCIPAL_SQL = `${USER_SELECT.replace('FROM users u', `, a.name AS a_name, a.plan AS a_plan, a.support_level AS a_support_level, a.created_at AS a_created_at,
+  a.meta_version::text || '.' || u.meta_version::text AS meta_version FROM users u`)}
   JOIN accounts a ON a.id = u.account_id WHERE u.id = $1`;
 
+export interface PrincipalRow {
+  user: UserRow;
+  account: Account;
+  /** `<account version>.<user version>`: changes whenever the user, its role, the account or its apps change. */
+  metaVersion: string;
+}
+
 /** The signed-in principal in one round trip (a named prepared statement: it runs on every call). */
-export async function findPrincipal(db: Queryable, userId: string): Promise<{ user: UserRow; account: Account } | undefined> {
-  const { rows } = await db.query<UserQueryRow & { a_name: string; a_plan: Plan; a_support_level: SupportLevel; a_created_at: Date }>(
+export async function findPrincipal(db: Queryable, userId: string): Promise<PrincipalRow | undefined> {
+  const { rows } = await db.query<UserQueryRow & { a_name: string; a_plan: Plan; a_support_level: SupportLevel; a_created_at: Date; meta_version: string }>(
     statement('find_principal', PRINCIPAL_SQL, [userId]),
   );
   const row = rows[0];
   const user = withGrants(row);
   if (!row || !user) return undefined;
-  return { user, account: toAccount({ id: row.account_id, name: row.a_name, plan: row.a_plan, support_level: row.a_support_level, created_at: row.a_created_at }) };
+  return {
+    user,
+    account: toAccount({ id: row.account_id, name: row.a_name, plan: row.a_plan, support_level: row.a_support_level, created_at: row.a_created_at }),
+    metaVersion: row.meta_version,
+  };
 }
+const META_VERSION_SQL = `SELECT a.meta_version::text || '.' || u.meta_version::text AS v
+  FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.id = $1`;
+
+/**
+ * The per-request principal query when this process already holds the principal: only the meta
+ * version (`<account version>.<user version>`), none when the user is gone.
+ */
+export async function findMetaVersion(db: Queryable, userId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ v: string }>(statement('find_meta_version', META_VERSION_SQL, [userId]));
+  return rows[0]?.v;
+}
+
 export async function findAccount(db: Queryable, id: string): Promise<Account | undefined> {
   const row = (await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id])).rows[0];
   return row && toAccount(row);

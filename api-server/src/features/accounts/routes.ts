@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import { BUILT_IN_ROLES, ErrorCode, can, disallowedFor, fail, ok, type BuiltInRole } from '@gd/shared';
 import type { Deps } from '../../http/context.ts';
 import { accountSubject, route } from '../../http/endpoint.ts';
+import { serialise } from '../../http/respond.ts';
 import { isUuid } from '../../http/validate.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tx } from '../../db/pool.ts';
@@ -11,26 +12,40 @@ import { renderMail } from '../../mail/templates.ts';
 import { listApps } from '../apps/repository.ts';
 import { createAutoLoginLink, publicBaseUrl } from '../auth/routes.ts';
 import { revokeAllForUser } from '../auth/repository.ts';
+import { MetaCache } from './metaCache.ts';
 import * as repo from './repository.ts';
 
 /** An id that is not of the caller's account answers like one of another account: no permission. */
 const notInAccount = (what: string) => fail(ErrorCode.NO_PERMISSION, `No permission for this ${what}`);
 const roleNameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A role with that name already exists', [{ path: 'name', message: 'Name already in use' }]);
 
-export function accountRoutes(router: Router, deps: Deps): void {
+/**
+ * GET /user/meta, registered by app.ts ahead of the body parser and CSRF check. Served from this
+ * process's cache while the meta version read with the principal is unchanged (metaCache.ts says why
+ * that is never stale); the apps are read only on a miss.
+ */
+export function metaRoute(router: Router, deps: Deps): void {
   const { db } = deps;
-
+  const metaCache = new MetaCache();
   route(router, deps, 'meta', async ({ principal }) => {
+    const cached = metaCache.get(principal);
+    if (cached) return ok(cached);
     const apps = await listApps(db, principal.account.id);
     const { grants } = principal.user;
-    return ok({
+    const answer = serialise({
       user: repo.toUser(principal.user),
       account: principal.account,
       apps: apps.map((app) => ({ ...app, disallowed: disallowedFor(grants, app.restricted) })),
       disallowed: disallowedFor(grants),
       build: deps.config.BUILD_HASH,
     });
+    metaCache.set(principal, answer);
+    return ok(answer);
   });
+}
+
+export function accountRoutes(router: Router, deps: Deps): void {
+  const { db } = deps;
 
   route(router, deps, 'updateProfile', async ({ principal, body }) => {
     await repo.updateUser(db, principal.account.id, principal.user.id, body);

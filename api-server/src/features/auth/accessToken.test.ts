@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '@gd/shared';
-import { signAccessToken, verifyAccessToken } from './accessToken.ts';
+import { signAccessToken, verifyAccessToken, verifyAccessTokenSync } from './accessToken.ts';
 
 const SECRET = 'unit-test-secret-0123456789abcdefghijkl';
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -30,5 +30,32 @@ describe('access tokens', () => {
   it('answers 10014 once expired', async () => {
     const token = await signAccessToken(SECRET, { userId: 'u1', accountId: 'a1' }, -1);
     expect(await verifyAccessToken(SECRET, token)).toMatchObject({ ok: false, code: ErrorCode.ACCESS_TOKEN_EXPIRED });
+  });
+
+  describe('once verified (kept per process)', () => {
+    afterEach(() => { vi.useRealTimers(); });
+    it('is still refused under another secret', async () => {
+      const token = await signAccessToken(SECRET, { userId: 'u2', accountId: 'a2' });
+      expect(verifyAccessTokenSync(SECRET, token)).toEqual({ ok: true, value: { userId: 'u2', accountId: 'a2' } });
+      expect(verifyAccessTokenSync('another-secret-0123456789abcdefghijkl', token)).toMatchObject({ ok: false, code: ErrorCode.ACCESS_TOKEN_INVALID });
+      expect(verifyAccessTokenSync(SECRET, token)).toMatchObject({ ok: true });
+    });
+    it('still expires at its time', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-11-22T10:00:00Z'));
+      const token = await signAccessToken(SECRET, { userId: 'u3', accountId: 'a3' }, 60);
+      expect(verifyAccessTokenSync(SECRET, token)).toMatchObject({ ok: true });
+      vi.setSystemTime(new Date('2026-11-22T10:00:59Z'));
+      expect(verifyAccessTokenSync(SECRET, token)).toMatchObject({ ok: true });
+      vi.setSystemTime(new Date('2026-11-22T10:01:00Z'));
+      expect(verifyAccessTokenSync(SECRET, token)).toMatchObject({ ok: false, code: ErrorCode.ACCESS_TOKEN_EXPIRED });
+    });
+    it('a token differing by one signature character is checked, not taken from the kept ones', async () => {
+      const token = await signAccessToken(SECRET, { userId: 'u4', accountId: 'a4' });
+      expect(verifyAccessTokenSync(SECRET, token)).toMatchObject({ ok: true });
+      const last = token.at(-2) === 'A' ? 'B' : 'A';
+      const forged = `${token.slice(0, -2)}${last}${token.at(-1)}`;
+      expect(verifyAccessTokenSync(SECRET, forged)).toMatchObject({ ok: false, code: ErrorCode.ACCESS_TOKEN_INVALID });
+    });
   });
 });
