@@ -76,7 +76,8 @@ export function createApp(deps: Deps): express.Express {
     app.use('/sdk', express.static(sdkDist, { index: false, maxAge: '1h', setHeaders: (res) => res.setHeader('Access-Control-Allow-Origin', '*') }));
   }
 
-  const dist = deps.config.CLIENT_DIST;
+  // Resolved here so a relative CLIENT_DIST (from the working directory) serves index.html too.
+  const dist = deps.config.CLIENT_DIST ? path.resolve(deps.config.CLIENT_DIST) : undefined;
   if (dist && existsSync(path.join(dist, 'index.html'))) {
     app.use(express.static(dist, { index: false, maxAge: '1h', setHeaders: (res, file) => {
       if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
