@@ -5,12 +5,13 @@
  * JourneyOps applied to the current journey and written as a minimal diff (LOCAL_ORIGIN, undoable);
  * positions are written when a move ends only. Read-only clients never write.
  */
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type * as Y from 'yjs';
 import { applyJourneyToDoc, journeyFromDoc, readLayout, writeLayoutPosition, type LayoutPosition } from '@gd/shared/docs/journeyDoc';
 import type { Journey } from '@gd/shared/journey/model';
 import { normalizeJourney } from '@gd/shared/journey/rules';
 import { validateJourney, type JourneyViolation } from '@gd/shared/journey/validate';
+import { repairAllowed, useDocView, type DocViewSource } from '../../sync/docView.ts';
 import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
 import { applyOp } from './canvas/ops.ts';
 import type { JourneyOp } from './canvas/types.ts';
@@ -38,42 +39,7 @@ export function readJourneyView(doc: Y.Doc): JourneyView {
   return { journey, layout: readLayout(doc), normal: journey === raw };
 }
 
-function viewStore(doc: Y.Doc | null) {
-  if (!doc) return { subscribe: () => () => undefined, get: () => EMPTY_VIEW };
-  let view = readJourneyView(doc);
-  return {
-    subscribe: (onChange: () => void) => {
-      const handler = () => {
-        view = readJourneyView(doc);
-        onChange();
-      };
-      const roots = OBSERVED_ROOTS.map((r) => doc.getMap(r));
-      for (const root of roots) root.observeDeep(handler);
-      // Changes between the first read and this subscription.
-      handler();
-      return () => {
-        for (const root of roots) root.unobserveDeep(handler);
-      };
-    },
-    get: () => view,
-  };
-}
-
-/**
- * A repair that does not settle (the written journey reads back as not normal) must not loop: at
- * most a few repairs per document and second.
- */
-const repairs = new WeakMap<Y.Doc, { since: number; count: number }>();
-function repairAllowed(doc: Y.Doc): boolean {
-  const now = Date.now();
-  const seen = repairs.get(doc);
-  if (!seen || now - seen.since > 1_000) {
-    repairs.set(doc, { since: now, count: 1 });
-    return true;
-  }
-  seen.count += 1;
-  return seen.count <= 5;
-}
+const JOURNEY_VIEW: DocViewSource<JourneyView> = { read: readJourneyView, empty: EMPTY_VIEW, roots: OBSERVED_ROOTS };
 
 /** Messages are not built yet: every message step refers to a message that does not exist. */
 const NO_MESSAGES = { messageExists: () => false };
@@ -85,8 +51,7 @@ export interface JourneyDoc extends JourneyView {
 }
 
 export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean): JourneyDoc {
-  const store = useMemo(() => viewStore(doc), [doc]);
-  const view = useSyncExternalStore(store.subscribe, store.get);
+  const view = useDocView(doc, JOURNEY_VIEW);
   const violations = useMemo(() => validateJourney(view.journey, NO_MESSAGES), [view.journey]);
 
   // Repair after merges: only a writer, only a document that has content (never seed).

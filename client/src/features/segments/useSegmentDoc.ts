@@ -7,11 +7,12 @@
  * minimal diff (LOCAL_ORIGIN, undoable per person). Nothing is written before the server's initial
  * content has arrived (`meta.kind`): the client never seeds a document. Read-only clients never write.
  */
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect } from 'react';
 import type * as Y from 'yjs';
 import { applySegmentToDoc, segmentFromDoc } from '@gd/shared/docs/segmentDoc';
 import { normalizeSegment } from '@gd/shared/segment/edit';
 import type { Segment } from '@gd/shared/segment/model';
+import { repairAllowed, useDocView, type DocViewSource } from '../../sync/docView.ts';
 import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
 import { applySegmentOp, type SegmentOp } from './segmentOps.ts';
 
@@ -40,49 +41,14 @@ export function readSegmentView(doc: Y.Doc): SegmentView {
   return { segment, normal, hasContent: doc.getMap('meta').has('kind') };
 }
 
-function viewStore(doc: Y.Doc | null) {
-  if (!doc) return { subscribe: () => () => undefined, get: () => EMPTY_VIEW };
-  let view = readSegmentView(doc);
-  return {
-    subscribe: (onChange: () => void) => {
-      const handler = () => {
-        const next = readSegmentView(doc);
-        if (sameJson(next, view)) return;
-        view = next;
-        onChange();
-      };
-      const roots = OBSERVED_ROOTS.map((r) => doc.getMap(r));
-      for (const root of roots) root.observeDeep(handler);
-      // Changes between the first read and this subscription.
-      handler();
-      return () => {
-        for (const root of roots) root.unobserveDeep(handler);
-      };
-    },
-    get: () => view,
-  };
-}
-
-/** A repair that does not settle must not loop: at most a few per document and second. */
-const repairs = new WeakMap<Y.Doc, { since: number; count: number }>();
-function repairAllowed(doc: Y.Doc): boolean {
-  const now = Date.now();
-  const seen = repairs.get(doc);
-  if (!seen || now - seen.since > 1_000) {
-    repairs.set(doc, { since: now, count: 1 });
-    return true;
-  }
-  seen.count += 1;
-  return seen.count <= 5;
-}
+const SEGMENT_VIEW: DocViewSource<SegmentView> = { read: readSegmentView, empty: EMPTY_VIEW, roots: OBSERVED_ROOTS, same: sameJson };
 
 export interface SegmentDoc extends SegmentView {
   onOp: (op: SegmentOp) => void;
 }
 
 export function useSegmentDoc(doc: Y.Doc | null, canWrite: boolean): SegmentDoc {
-  const store = useMemo(() => viewStore(doc), [doc]);
-  const view = useSyncExternalStore(store.subscribe, store.get);
+  const view = useDocView(doc, SEGMENT_VIEW);
 
   useEffect(() => {
     if (!doc || !canWrite || view.normal || !view.hasContent || !repairAllowed(doc)) return;
