@@ -1,0 +1,60 @@
+/** Conditions on a person's timed rows: events (with a property condition too) and message interactions. */
+import type { SegmentOperator } from '@gd/shared';
+import { conditionWindow, dateOperatorRange, inDays, invalid, nullSafe, numberValue, positiveOf, values, type Cond, type DayRange, type Params } from './sql.ts';
+import { propertyPredicate } from './values.ts';
+
+/** A source of timed rows for one person: events or message interactions, with fixed filters. */
+export interface Occurrences { table: 'events' | 'message_interactions'; alias: 'e' | 'mi'; filters: string[] }
+
+export function occurrencesExist(o: Occurrences, extra: string[], offset?: string): string {
+  const where = [`${o.alias}.app_id = p.app_id`, `${o.alias}.person_id = p.id`, ...o.filters, ...extra].join(' AND ');
+  return `EXISTS (SELECT 1 FROM ${o.table} ${o.alias} WHERE ${where}${offset ? ` OFFSET ${offset}` : ''})`;
+}
+export const timeIn = (p: Params, o: Occurrences, range: DayRange | null) => (range ? [inDays(p, { kind: 'instant', sql: `${o.alias}.event_time` }, range)] : []);
+
+/** Positive operators on occurrences (events, in-app impressions or clicks). */
+export function occurrencePredicate(c: Cond, o: Occurrences, op: SegmentOperator): string {
+  switch (op) {
+    case 'was_made':
+      return occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)));
+    case 'more_than': {
+      // count > x  <=>  at least floor(x) + 1 rows: a row exists after skipping floor(x).
+      const x = numberValue(c);
+      if (x < 0) return 'TRUE';
+      return occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)), c.p.add(Math.floor(x), 'bigint'));
+    }
+    case 'less_than': {
+      // count < x  <=>  not at least ceil(x) rows.
+      const k = Math.ceil(numberValue(c));
+      if (k <= 0) return 'FALSE';
+      return `NOT ${occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)), c.p.add(k - 1, 'bigint'))}`;
+    }
+    case 'was_on': case 'was_ago': case 'was_more_than': case 'was_less_than':
+      return occurrencesExist(o, timeIn(c.p, o, dateOperatorRange(c, op)));
+    default:
+      return invalid('condition', 'operator_not_applicable');
+  }
+}
+
+/** Events with a property condition: with_property, user_event_tag, user_product_tag. */
+export function eventPropertyPredicate(c: Cond, event: string, property: string, op: SegmentOperator): string {
+  const o: Occurrences = { table: 'events', alias: 'e', filters: [`e.name = ${c.p.add(event, 'text')}`] };
+  const { op: positive, negated } = positiveOf(op);
+  const inner = nullSafe(propertyPredicate(c, positive, `(e.properties -> ${c.p.add(property, 'text')})`));
+  return occurrencesExist(o, [...timeIn(c.p, o, conditionWindow(c)), negated ? `NOT ${inner}` : inner]);
+}
+
+export const interactions = (filters: string[]): Occurrences => ({ table: 'message_interactions', alias: 'mi', filters });
+
+/** sent / clicked / engaged on message interactions, optionally of one channel. */
+export function messagesPredicate(c: Cond, op: SegmentOperator, channel: string | null, idColumn: 'mi.campaign_id' | 'mi.journey_id'): string {
+  const filters = channel ? [`mi.channel = ${c.p.add(channel, 'text')}`] : [];
+  switch (op) {
+    case 'sent': filters.push(`${idColumn} = ANY(${c.p.add(values(c), 'text[]')})`); break;
+    case 'clicked': filters.push(`${idColumn} = ANY(${c.p.add(values(c), 'text[]')})`, `mi.kind = 'click'`); break;
+    case 'engaged': filters.push(`mi.kind IN ('click','open')`); if (idColumn === 'mi.journey_id') filters.push('mi.journey_id IS NOT NULL'); break;
+    default: return invalid('condition', 'operator_not_applicable');
+  }
+  const o = interactions(filters);
+  return occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)));
+}
