@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { Name } from './common.ts';
 import { AppOs, DeviceIdType, JobDepartment, Plan, SupportLevel, UserTypeValueSchema } from '../enums.ts';
 import { Email } from '../formats.ts';
 import { LANGUAGES } from '../language.ts';
 import { isPermissionKey } from '../permissions/keys.ts';
 
 const Id = z.string().uuid();
-const Name = z.string().trim().min(1, 'Required').max(120);
 const Timestamp = z.string();
 
 export const PermissionKeyList = z

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { Name } from './common.ts';
 import { JobDepartment, Plan } from '../enums.ts';
 import { Email, StrongPassword } from '../formats.ts';
 import { LANGUAGES } from '../language.ts';
 
-const Name = z.string().trim().min(1, 'Required').max(120);
 
 export const RegisterRequest = z.object({
   name: Name,

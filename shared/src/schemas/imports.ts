@@ -19,6 +19,7 @@
  *   date range (days in the app's time zone).
  */
 import { z } from 'zod';
+import { Name } from './common.ts';
 import { InteractionChannel } from '../behaviour/events.ts';
 import { DateRange } from '../dateRange.ts';
 import { AudienceErrorName, ImportErrorName } from '../errors.ts';
@@ -83,7 +84,6 @@ export const FileUrl = urlSchema();
 
 const HostName = z.string().trim().min(1, 'Required').max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, 'A host name or an IP address');
 const FileRoute = z.string().trim().min(1, 'Required').max(1024);
-const Name = z.string().trim().min(1, 'Required').max(120);
 
 export const PerformanceFilters = z.object({
   channels: z.array(InteractionChannel).max(4).default([]),

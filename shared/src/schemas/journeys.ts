@@ -1,5 +1,6 @@
 /** Journeys as lists show them, and the requests that manage them (the content lives in a Yjs document). */
 import { z } from 'zod';
+import { Name } from './common.ts';
 import { CampaignScope, OwnershipFilter } from '../enums.ts';
 
 export const JourneyStatus = z.enum(['draft', 'live', 'stopped']);
@@ -26,7 +27,6 @@ export type JourneySummary = z.infer<typeof JourneySummary>;
 export const JourneyListQuery = z.object({ owner: OwnershipFilter.default('all'), scope: CampaignScope.default('current') });
 export type JourneyListQuery = z.infer<typeof JourneyListQuery>;
 
-const Name = z.string().trim().min(1, 'Required').max(120);
 export const JourneyCreate = z.object({ name: Name });
 export const JourneyRename = z.object({ name: Name });
 export const JourneyAssign = z.object({ userId: z.string().uuid().nullable() });

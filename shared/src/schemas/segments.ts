@@ -4,12 +4,12 @@
  * segment's conditions: segment/semantics.ts and the API's segment compiler.
  */
 import { z } from 'zod';
+import { Name } from './common.ts';
 import { OwnershipFilter } from '../enums.ts';
 import { AUDIENCE_REFRESH_MINUTES, AudienceRule, AudienceSourceType, AudienceStatus } from '../segment/audience.ts';
 import { Segment } from '../segment/model.ts';
 import { PersonId } from './people.ts';
 
-const Name = z.string().trim().min(1, 'Required').max(120);
 const Time = z.string().nullable();
 
 export const SEGMENT_LIMITS = {
