@@ -16,7 +16,7 @@ import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
-import { JourneyNameDialog } from '../journeys/JourneyNameDialog.tsx';
+import { NameDialog } from '../../ui/NameDialog.tsx';
 import { AudienceSettingsDialog } from './AudienceSettingsDialog.tsx';
 
 export interface AudienceAbilities {
@@ -143,7 +143,7 @@ export function AudienceActions({ audience, onChanged, onDeleted, onCloned, with
         />
       )}
       {dialog === 'clone' && (
-        <JourneyNameDialog
+        <NameDialog
           title={t('audiences.cloneTitle', { name: audience.name })}
           hint={t('audiences.cloneHint')}
           submitLabel={t('audiences.clone')}

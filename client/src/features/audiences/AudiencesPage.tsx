@@ -19,7 +19,7 @@ import { useSession } from '../../session/store.ts';
 import { GatedButton } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { notifySuccess } from '../../ui/notify.ts';
-import { JourneyNameDialog } from '../journeys/JourneyNameDialog.tsx';
+import { NameDialog } from '../../ui/NameDialog.tsx';
 import { SegmentList, segmentHref } from '../segments/SegmentList.tsx';
 import { AudienceDetail } from './AudienceDetail.tsx';
 import { AudienceList } from './AudienceList.tsx';
@@ -99,7 +99,7 @@ function Overview() {
       {view === 'segments' ? <SegmentList newAction={newSegment} /> : <AudienceList newAction={newSegment} />}
 
       {naming && (
-        <JourneyNameDialog
+        <NameDialog
           title={t('segments.list.newTitle')}
           submitLabel={t('segments.list.create')}
           onClose={() => setNaming(false)}

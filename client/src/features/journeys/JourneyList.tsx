@@ -19,7 +19,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
-import { JourneyNameDialog } from './JourneyNameDialog.tsx';
+import { NameDialog } from '../../ui/NameDialog.tsx';
 import { JourneyStatusBadge, JourneyVersion } from './JourneyStatus.tsx';
 import { useJourneys, type CampaignScope, type OwnershipFilter } from './useJourneys.ts';
 
@@ -200,7 +200,7 @@ export function JourneyList() {
       {body}
 
       {dialog?.kind === 'new' && (
-        <JourneyNameDialog
+        <NameDialog
           title={t('journeys.newTitle')}
           submitLabel={t('journeys.create')}
           onClose={() => setDialog(null)}
@@ -214,7 +214,7 @@ export function JourneyList() {
         />
       )}
       {dialog?.kind === 'rename' && (
-        <JourneyNameDialog
+        <NameDialog
           title={t('journeys.renameTitle')}
           submitLabel={t('journeys.rename')}
           initialName={dialog.journey.name}
@@ -228,7 +228,7 @@ export function JourneyList() {
         />
       )}
       {dialog?.kind === 'clone' && (
-        <JourneyNameDialog
+        <NameDialog
           title={t('journeys.cloneTitle', { name: dialog.journey.name })}
           hint={t('journeys.cloneHint')}
           submitLabel={t('journeys.clone')}

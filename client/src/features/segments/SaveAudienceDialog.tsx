@@ -4,13 +4,14 @@
  * in the dialog (a name in use on the name field; conditions that do not evaluate above).
  */
 import { useState } from 'react';
-import { Button, Checkbox, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Select, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { NAME_MAX } from '@gd/shared/schemas/common';
 import { AUDIENCE_REFRESH_MINUTES } from '@gd/shared/segment/audience';
 import { AudienceCreate, type AudienceSummary } from '@gd/shared/schemas/segments';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
-import { FormError } from '../../ui/FormError.tsx';
+import { FormModal } from '../../ui/FormModal.tsx';
 import { splitFailure } from '../../ui/forms.ts';
 
 /** Refresh periods offered, in minutes (within AUDIENCE_REFRESH_MINUTES). */
@@ -71,29 +72,11 @@ export function AudienceFormDialog({ title, intro, submitLabel, initial, onSubmi
     }
   });
   return (
-    <Modal opened onClose={onClose} title={<Text fw={600}>{title}</Text>} size="md">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <FormError error={failure} />
-          {intro && (
-            <Text size="sm" c="dimmed">
-              {intro}
-            </Text>
-          )}
-          <TextInput label={t('segments.save.name')} data-autofocus maxLength={120} {...form.getInputProps('name')} data-testid="audience-name" />
-          <Select label={t('segments.save.refreshEvery')} data={choices} allowDeselect={false} {...form.getInputProps('refreshEveryMinutes')} />
-          <Checkbox label={t('segments.save.isTest')} description={t('segments.save.isTestHint')} {...form.getInputProps('isTest', { type: 'checkbox' })} />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.submitting} data-testid="audience-form-submit">
-              {submitLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal title={title} intro={intro} failure={failure} submitLabel={submitLabel} submitting={form.submitting} submitTestId="audience-form-submit" onSubmit={submit} onClose={onClose}>
+      <TextInput label={t('segments.save.name')} data-autofocus maxLength={NAME_MAX} {...form.getInputProps('name')} data-testid="audience-name" />
+      <Select label={t('segments.save.refreshEvery')} data={choices} allowDeselect={false} {...form.getInputProps('refreshEveryMinutes')} />
+      <Checkbox label={t('segments.save.isTest')} description={t('segments.save.isTestHint')} {...form.getInputProps('isTest', { type: 'checkbox' })} />
+    </FormModal>
   );
 }
 

@@ -18,7 +18,7 @@ import type { Undo } from '../../sync/useUndo.ts';
 import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
-import { JourneyNameDialog } from '../journeys/JourneyNameDialog.tsx';
+import { NameDialog } from '../../ui/NameDialog.tsx';
 import { SaveAudienceDialog } from './SaveAudienceDialog.tsx';
 
 export interface SegmentEditorHeaderProps {
@@ -97,7 +97,7 @@ export function SegmentEditorHeader(props: SegmentEditorHeaderProps) {
       </Group>
 
       {dialog === 'rename' && segment && (
-        <JourneyNameDialog
+        <NameDialog
           title={t('segments.editor.rename')}
           submitLabel={t('journeys.rename')}
           initialName={segment.name}

@@ -18,7 +18,7 @@ import { ListSkeleton } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
-import { JourneyNameDialog } from '../journeys/JourneyNameDialog.tsx';
+import { NameDialog } from '../../ui/NameDialog.tsx';
 
 export const segmentHref = (id: string) => `?${new URLSearchParams({ segment: id }).toString()}`;
 
@@ -96,7 +96,7 @@ export function SegmentList({ newAction }: { newAction: React.ReactNode }) {
       </Paper>
 
       {dialog?.kind === 'clone' && (
-        <JourneyNameDialog
+        <NameDialog
           title={t('segments.list.cloneTitle', { name: dialog.segment.name })}
           submitLabel={t('segments.list.clone')}
           initialName={t('segments.list.cloneName', { name: dialog.segment.name }).slice(0, 120)}
