@@ -44,7 +44,7 @@ export function conditionText(t: TFunction, segment: Segment | null): string | n
   const c = segment ? firstSegmentCondition(segment) : undefined;
   if (!c) return null;
   const value = c.input ?? (c.multiSelect.length ? c.multiSelect.join(', ') : c.dateDays ?? c.dateRange?.startDay ?? '');
-  return [c.id ?? '', c.condition ? t(`journeyEditor.condition.operator.${c.condition}`) : '', String(value)].filter(Boolean).join(' ');
+  return [c.id ?? '', c.condition ? t(`segments.operator.${c.condition}`) : '', String(value)].filter(Boolean).join(' ');
 }
 
 function hostOf(url: string): string {

@@ -62,7 +62,7 @@ function ValueFields({ c, op, onChange }: { c: SegmentCondition; op: SegmentOper
 export function ConditionEditor({ label, segment, error, onChange }: Props) {
   const { t } = useT();
   const c = firstCondition(segment);
-  const operators = SegmentOperator.options.map((op) => ({ value: op, label: t(`journeyEditor.condition.operator.${op}`) }));
+  const operators = SegmentOperator.options.map((op) => ({ value: op, label: t(`segments.operator.${op}`) }));
   return (
     <Stack gap="xs" role="group" aria-label={label}>
       <Input.Label labelElement="div">
