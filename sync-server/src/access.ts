@@ -7,16 +7,20 @@ import type {
   beforeHandleAwarenessPayload, beforeHandleMessagePayload, beforeSyncPayload, Connection, Document, Extension,
   onAuthenticatePayload,
 } from '@hocuspocus/server';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { authenticate, type SyncContext } from './auth.ts';
+import { authenticate, recheckAccess, type SyncContext } from './auth.ts';
 import { rewritePresence } from './presence.ts';
-import type { Db } from './repository.ts';
+import type { AccessFence, Db } from './repository.ts';
 import { MAX_MESSAGE_BYTES, UpdateRejected, rejectReason } from './validation.ts';
+import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX } from '@gd/shared';
 
 /** y-protocols sync message types that carry an update (SyncStep1 carries a state vector). */
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
 const DONE = Promise.resolve();
+/** Attempts to log one update (about 7 s with the backoff) before the socket is closed. */
+const APPEND_ATTEMPTS = 8;
 
 /**
  * Whether another user's connection on this document owns the awareness client id. The same user's
@@ -30,7 +34,23 @@ function ownedByOthers(document: Document, self: Connection<SyncContext>, client
   return false;
 }
 
-export function accessHooks(opts: { db: Db; secret: string; log: Logger }): Extension<SyncContext> {
+/** Closes a connection whose user may no longer open the document, or may only read it now. */
+export class AccessChanged extends Error {
+  readonly code = ACCESS_CHANGED_CODE;
+  readonly reason: string;
+  constructor(why: string) {
+    super(why);
+    this.reason = `${ACCESS_CHANGED_PREFIX}${why}`;
+  }
+}
+
+/**
+ * Appends an update to the document's log before it is applied (Persistence.append): false when
+ * the fence moved and nothing was logged.
+ */
+export type AppendUpdate = (documentName: string, update: Uint8Array, fence: AccessFence) => Promise<boolean>;
+
+export function accessHooks(opts: { db: Db; secret: string; log: Logger; append: AppendUpdate }): Extension<SyncContext> {
   const key = new TextEncoder().encode(opts.secret);
   const { db, log } = opts;
 
@@ -38,6 +58,27 @@ export function accessHooks(opts: { db: Db; secret: string; log: Logger }): Exte
   function reject(why: string, documentName: string, context: SyncContext): Promise<void> {
     log.warn({ doc: documentName, user: context.userId, why }, 'update rejected, closing the sender');
     return Promise.reject(new UpdateRejected(why));
+  }
+
+  /**
+   * The log refusing an update (the database down or failing) holds this connection's messages,
+   * unacknowledged, while it retries; past the budget the socket is closed, so the client
+   * reconnects and sends its unconfirmed changes again. Nothing is acknowledged that is not logged.
+   */
+  async function appendOrRetry(documentName: string, update: Uint8Array, fence: AccessFence, connection: Connection<SyncContext>): Promise<boolean> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await opts.append(documentName, update, fence);
+      } catch (error) {
+        if (attempt + 1 >= APPEND_ATTEMPTS) {
+          log.error({ err: error, doc: documentName }, 'update log unavailable, closing the socket');
+          connection.webSocket.close(1011, 'store unavailable');
+          throw error;
+        }
+        log.warn({ err: error, doc: documentName, attempt }, 'update log failed, retrying');
+        await sleep(Math.min(100 * 2 ** attempt, 2_000));
+      }
+    }
   }
 
   return {
@@ -59,10 +100,26 @@ export function accessHooks(opts: { db: Db; secret: string; log: Logger }): Exte
       return update.byteLength > MAX_MESSAGE_BYTES ? reject('oversized', documentName, context) : DONE;
     },
 
-    beforeSync({ type, payload, documentName, context }: beforeSyncPayload<SyncContext>): Promise<void> {
-      if (type !== SYNC_STEP_2 && type !== SYNC_UPDATE) return DONE;
+    /**
+     * Every update is validated, then logged (stored before Hocuspocus applies and acknowledges it)
+     * in one statement with the check that the sender's rights did not change since they were
+     * decided. When they did, they are decided again: a reader's update is dropped (Hocuspocus
+     * answers SyncStatus false), and the connection is closed so the client reconnects with its new
+     * rights; a user who lost access is closed out. Nothing sent after the change is applied.
+     */
+    async beforeSync({ type, payload, documentName, context, connection }: beforeSyncPayload<SyncContext>): Promise<void> {
+      if (type !== SYNC_STEP_2 && type !== SYNC_UPDATE) return;
+      if (connection.readOnly) return; // dropped by Hocuspocus, never applied
       const why = rejectReason(payload, context.kind);
-      return why ? reject(why, documentName, context) : DONE;
+      if (why) return reject(why, documentName, context);
+      if (!context.fence) throw new AccessChanged('no writer identity');
+      while (!(await appendOrRetry(documentName, payload, context.fence, connection))) {
+        const access = await recheckAccess(db, context, documentName);
+        if (access === 'write') continue;
+        connection.readOnly = true;
+        log.info({ doc: documentName, user: context.userId, access }, 'access changed, closing the connection');
+        throw new AccessChanged(access ?? 'revoked');
+      }
     },
 
     beforeHandleAwareness({ states, context, connection, document }: beforeHandleAwarenessPayload<SyncContext>): Promise<void> {

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import {
-  DOC_TOKEN_ISSUER, DocTokenClaims, disallowedFor, docAccess, parseDocName, subjectFor, type DocKind,
+  DOC_TOKEN_ISSUER, DocTokenClaims, disallowedFor, docAccess, parseDocName, subjectFor, type DocKind, type DocNameParts,
 } from '@gd/shared';
-import { findAppRestrictions, findEntity, findUser, type Db } from './repository.ts';
+import { findAppRestrictions, findEntity, findUser, type AccessFence, type Db } from './repository.ts';
 
 /** What every hook knows about a connection once it is authenticated. */
 export interface SyncContext {
@@ -17,6 +17,10 @@ export interface SyncContext {
   color: string;
   readOnly: boolean;
   kind: DocKind;
+  /** What the token allows at most ('read' narrows a writer to reading). */
+  tokenAccess: 'read' | 'write';
+  /** The access versions this connection's rights were decided under; absent for service connections. */
+  fence?: AccessFence;
 }
 
 /** Thrown to refuse a connection; Hocuspocus sends `reason` to the provider (onAuthenticationFailed). */
@@ -61,22 +65,58 @@ export async function authenticate(db: Db, secret: Uint8Array, token: string, do
   if (!doc) throw new Refusal('unknown document name');
   if (claims.acc !== doc.accountId) throw new Refusal('token is for another account');
 
-  const restricted = await findAppRestrictions(db, doc.accountId, doc.appId);
-  if (!restricted) throw new Refusal('app not found');
-  const entity = await findEntity(db, doc);
-  if (!entity.found) throw new Refusal(entity.reason);
-
   if (claims.typ === 'service') {
+    if (!(await findAppRestrictions(db, doc.accountId, doc.appId))) throw new Refusal('app not found');
+    const entity = await findEntity(db, doc);
+    if (!entity.found) throw new Refusal(entity.reason);
     // The API itself reading the live document (launch): never writes.
-    return { userId: `service:${claims.sub}`, name: 'GrowthDeck', color: '#888888', readOnly: true, kind: doc.kind };
+    return { userId: `service:${claims.sub}`, name: 'GrowthDeck', color: '#888888', readOnly: true, kind: doc.kind, tokenAccess: 'read' };
   }
 
-  const user = await findUser(db, claims.sub);
-  if (!user || !user.active || user.accountId !== claims.acc) throw new Refusal('user not allowed');
+  const tokenAccess = claims.access === 'read' ? 'read' : 'write';
+  const decision = await decideAccess(db, claims.sub, doc, tokenAccess);
+  if (!decision.ok) throw new Refusal(decision.reason);
+  const { user } = decision;
+  return {
+    userId: user.id, name: user.name, color: colorFor(user.id), readOnly: decision.access === 'read', kind: doc.kind,
+    tokenAccess, fence: { userId: user.id, accountId: user.accountId, userVersion: user.userVersion, accountVersion: user.accountVersion },
+  };
+}
+
+type Decision =
+  | { ok: true; access: 'read' | 'write'; user: NonNullable<Awaited<ReturnType<typeof findUser>>> }
+  | { ok: false; reason: string };
+
+/**
+ * What `userId` may do with the document now. The user (with the access versions) is read before
+ * the app's restrictions, so a write to the app after this read changes the account version the
+ * fence holds and is noticed on the next update.
+ */
+async function decideAccess(db: Db, userId: string, doc: DocNameParts, tokenAccess: 'read' | 'write'): Promise<Decision> {
+  const user = await findUser(db, userId);
+  const restricted = await findAppRestrictions(db, doc.accountId, doc.appId);
+  if (!restricted) return { ok: false, reason: 'app not found' };
+  const entity = await findEntity(db, doc);
+  if (!entity.found) return { ok: false, reason: entity.reason };
+  if (!user || !user.active || user.accountId !== doc.accountId) return { ok: false, reason: 'user not allowed' };
   const subject = subjectFor(user.id, disallowedFor(user.grants, restricted));
   const access = docAccess(subject, doc.kind, entity.createdBy);
-  if (!access) throw new Refusal('no access to this document');
+  if (!access) return { ok: false, reason: 'no access to this document' };
   // The token can only narrow what the user may do now.
-  const readOnly = access === 'read' || claims.access === 'read';
-  return { userId: user.id, name: user.name, color: colorFor(user.id), readOnly, kind: doc.kind };
+  return { ok: true, access: access === 'read' || tokenAccess === 'read' ? 'read' : 'write', user };
+}
+
+/**
+ * Access decided again for an open connection (its fence moved: the user, role, account or apps
+ * changed). Updates the context's fence and read-only flag; null when the user may no longer open it.
+ */
+export async function recheckAccess(db: Db, context: SyncContext, documentName: string): Promise<'read' | 'write' | null> {
+  const doc = parseDocName(documentName);
+  if (!doc || !context.fence) return null;
+  const decision = await decideAccess(db, context.userId, doc, context.tokenAccess);
+  if (!decision.ok) return null;
+  const { user } = decision;
+  context.fence = { userId: user.id, accountId: user.accountId, userVersion: user.userVersion, accountVersion: user.accountVersion };
+  context.readOnly = decision.access === 'read';
+  return decision.access;
 }

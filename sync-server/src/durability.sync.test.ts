@@ -70,6 +70,53 @@ it('loses nothing when the server is SIGKILLed mid-editing and restarted', async
   expect(final).toMatchObject({ inFlight: true, whileDownA: true, whileDownB: true });
 });
 
+it('keeps every confirmed edit when the server is SIGKILLed right after the last confirmation', async () => {
+  const name = await fx.newJourneyDoc();
+  const first = await child(); // store debounce of a minute: nothing but the log can hold the edits
+  const a = open(first.url, name);
+  await waitFor(() => synced(a), 'synced');
+  // Killed synchronously on the acknowledgement that leaves nothing unconfirmed.
+  a.provider.on('unsyncedChanges', ({ number }: { number: number }) => {
+    if (number === 0 && meta(a)!.has('e199')) first.child.kill('SIGKILL');
+  });
+  for (let i = 0; i < 200; i += 1) meta(a)!.set(`e${i}`, i);
+  expect(await first.exited).toBeNull();
+  a.destroy(); // the tab is gone: only the server can bring the edits back
+
+  const second = await child({ PORT: String(first.port) });
+  const fresh = open(second.url, name);
+  await waitFor(() => synced(fresh), 'a new tab synced');
+  const got = meta(fresh)!.toJSON();
+  for (let i = 0; i < 200; i += 1) expect(got).toHaveProperty(`e${i}`, i);
+  second.child.kill('SIGTERM');
+  expect(await second.exited).toBe(0);
+});
+
+it('acknowledges an edit only once it is in the database', async () => {
+  const running = await startSync({ db, debounceMs: 60_000, maxDebounceMs: 120_000 });
+  const name = await fx.newJourneyDoc();
+  const a = open(running.url, name);
+  await waitFor(() => synced(a), 'synced');
+  const fn = `hold_log_${name.slice(-12)}`;
+  await db.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.name = '${name}' THEN RAISE EXCEPTION 'log refused'; END IF; RETURN NEW; END $$`);
+  await db.query(`CREATE TRIGGER ${fn} BEFORE INSERT ON document_updates FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+  try {
+    const acks = a.syncStatuses.length;
+    meta(a)!.set('unlogged', true);
+    await new Promise((resolve) => setTimeout(resolve, 600)); // several refused attempts
+    expect(a.syncStatuses.slice(acks)).not.toContain(true);
+    expect(a.provider.hasUnsyncedChanges).toBe(true);
+  } finally {
+    await db.query(`DROP TRIGGER ${fn} ON document_updates; DROP FUNCTION ${fn}()`);
+  }
+  // The held update is logged once the database accepts it, and only then confirmed.
+  await waitFor(() => !a.provider.hasUnsyncedChanges, 'confirmed once logged');
+  const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM document_updates WHERE name = $1', [name]);
+  expect(Number(rows[0]?.n)).toBeGreaterThan(0);
+  await running.stop();
+});
+
 it('stores pending edits on SIGTERM before exiting', async () => {
   const name = await fx.newJourneyDoc();
   const server = await child();

@@ -19,7 +19,7 @@ export async function openLiveDocState(server: SyncServer, name: string): Promis
   const doc = parseDocName(name);
   if (!doc) throw new Error(`unknown document name ${name}`);
   if (server.stopping) throw new Error('sync server is shutting down');
-  const context: SyncContext = { userId: 'service:api', name: 'GrowthDeck', color: colorFor('service:api'), readOnly: true, kind: doc.kind };
+  const context: SyncContext = { userId: 'service:api', name: 'GrowthDeck', color: colorFor('service:api'), readOnly: true, kind: doc.kind, tokenAccess: 'read' };
   const connection = await server.hocuspocus.openDirectConnection(name, context);
   try {
     const document = connection.document;

@@ -63,3 +63,44 @@ it('migrates an older stored document on load and stores the result at once', as
   expect(a.doc.getMap('meta').get('schemaVersion')).toBe(1);
   expect((await storedDoc(one.db, name))?.getMap('meta').get('schemaVersion')).toBe(1);
 });
+
+const logged = async (name: string) =>
+  Number((await one.db.query<{ n: string }>('SELECT count(*) AS n FROM document_updates WHERE name = $1', [name])).rows[0]?.n);
+
+it('two processes storing the same document keep both edits (neither overwrites the other)', async () => {
+  const name = await fx.newJourneyDoc();
+  const [a, b] = [open(one, name), open(two, name)]; // no Redis: neither sees the other's edit
+  await waitFor(() => synced(a) && synced(b), 'synced');
+  a.doc.getMap('layout').set('fromOne', 1);
+  b.doc.getMap('layout').set('fromTwo', 2);
+  await waitFor(() => !a.provider.hasUnsyncedChanges && !b.provider.hasUnsyncedChanges, 'both confirmed');
+  expect(await logged(name)).toBe(2);
+  // Each process stores its full state; the second finds the first's newer row and merges it first.
+  for (const server of [one, two]) {
+    const document = server.sync.hocuspocus.documents.get(name)!;
+    await server.sync.hocuspocus.storeDocumentHooks(document, {
+      instance: server.sync.hocuspocus, document, documentName: name, clientsCount: 1, lastContext: {}, lastTransactionOrigin: { source: 'local' },
+    }, true);
+  }
+  expect((await storedDoc(one.db, name))!.getMap('layout').toJSON()).toEqual({ fromOne: 1, fromTwo: 2 });
+  expect(await logged(name)).toBe(0); // both logged updates are in the stored state: compacted
+});
+
+it('loads logged updates that were never compacted, then compacts them', async () => {
+  const name = await fx.newJourneyDoc();
+  // Stored by a process that died before compacting: a state and a log, and nobody has it loaded.
+  const extra = new Y.Doc();
+  initJourneyDoc(extra, name);
+  const parts = parseDocName(name)!;
+  await one.db.query(`INSERT INTO documents (name, account_id, app_id, kind, entity_id, state, size_bytes) VALUES ($1, $2, $3, 'journey', $4, $5, 1)`,
+    [name, parts.accountId, parts.appId, parts.id, Buffer.from(Y.encodeStateAsUpdate(extra))]);
+  const before = Y.encodeStateVector(extra);
+  extra.getMap('layout').set('onlyInTheLog', true);
+  await one.db.query('INSERT INTO document_updates (name, "update") VALUES ($1, $2), ($1, $3)',
+    [name, Buffer.from(Y.encodeStateAsUpdate(extra, before)), Buffer.from([1, 2, 3])]); // and a broken row
+  const c = open(one, name);
+  await waitFor(() => synced(c), 'synced');
+  expect(c.doc.getMap('layout').get('onlyInTheLog')).toBe(true);
+  expect((await storedDoc(one.db, name))!.getMap('layout').get('onlyInTheLog')).toBe(true);
+  expect(await logged(name)).toBe(1); // the broken row is kept for inspection, never applied
+});

@@ -1,10 +1,19 @@
 /**
- * Documents live in Postgres (`documents`, one full Yjs state per name). Loading applies the stored
- * state, or creates the initial content here on the server (never on a client) and stores it at once;
- * then runs the document migrations. Storing writes the full `encodeStateAsUpdate` (no
- * `Y.mergeUpdates`). A store never throws edits away: it retries with backoff inside the hook (so
- * Hocuspocus keeps the document loaded meanwhile), and a document with unstored changes refuses to
- * unload and schedules another store.
+ * Documents live in Postgres: `documents` holds one full Yjs state per name, `document_updates` the
+ * log of client updates since (migration 009).
+ *
+ * - An update a client sends is appended to the log before it is applied and acknowledged
+ *   (`append`, called from the access hook's `beforeSync`), so an edit the client was told is saved
+ *   survives a SIGKILL right after the acknowledgement.
+ * - Loading applies the stored state and then every logged update, or creates the initial content
+ *   here on the server (never on a client) and stores it at once; then runs the document migrations.
+ *   A document loaded with logged updates is compacted at once.
+ * - Storing (debounced) writes the full `encodeStateAsUpdate` (no `Y.mergeUpdates`) over the state
+ *   this process last read or wrote (`store_count` as an optimistic lock; another process's newer
+ *   state is merged in first), then deletes the logged updates that the written state contains.
+ * - A store never throws edits away: it retries with backoff inside the hook (so Hocuspocus keeps
+ *   the document loaded meanwhile), and a document with unstored changes refuses to unload and
+ *   schedules another store.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as Y from 'yjs';
@@ -13,7 +22,10 @@ import {
 } from '@gd/shared';
 import type { Document, Extension, Hocuspocus } from '@hocuspocus/server';
 import type { Logger } from 'pino';
-import { insertDocumentIfAbsent, loadDocumentState, storeDocumentState, type Db } from './repository.ts';
+import {
+  appendUpdate, deleteLoggedUpdates, insertDocumentIfAbsent, loadDocument, loggedUpdates, storeDocumentState,
+  type AccessFence, type Db, type StoredDocument,
+} from './repository.ts';
 
 /** Initial content per kind; each writes nothing into a document that already has its kind. */
 const INIT: Record<DocKind, (doc: Y.Doc, name: string) => boolean> = {
@@ -25,8 +37,23 @@ const INIT: Record<DocKind, (doc: Y.Doc, name: string) => boolean> = {
 export interface RetryPolicy { initialMs: number; maxMs: number }
 const DEFAULT_RETRY: RetryPolicy = { initialMs: 100, maxMs: 5_000 };
 
-/** Change counters per loaded document: `changes` counts updates, `stored` the last count written. */
-interface Progress { changes: number; stored: number }
+/**
+ * Per loaded document: `changes` counts updates, `stored` the last count written, `storeCount` the
+ * stored row's version this process last read or wrote.
+ */
+interface Progress { changes: number; stored: number; storeCount: number }
+
+/** Whether a written snapshot holds a logged update (a row that cannot be decoded: never). */
+function contains(snapshot: Y.Snapshot, update: Uint8Array): boolean {
+  try {
+    return Y.snapshotContainsUpdate(snapshot, update);
+  } catch {
+    return false;
+  }
+}
+
+/** An empty Yjs update (no structs, no deletions): a client's catch-up with nothing new. */
+const isEmptyUpdate = (update: Uint8Array) => update.byteLength <= 2 && update.every((b) => b === 0);
 
 export class Persistence implements Extension {
   readonly extensionName = 'gd-persistence';
@@ -62,20 +89,41 @@ export class Persistence implements Extension {
   async onLoadDocument({ documentName, document }: { documentName: string; document: Document }): Promise<void> {
     const parts = parseDocName(documentName);
     if (!parts) throw new Error(`unknown document name ${documentName}`);
-    let state = await this.withRetry('load', documentName, () => loadDocumentState(this.db, documentName), 5);
-    if (!state) {
+    let stored = await this.withRetry('load', documentName, () => loadDocument(this.db, documentName), 5);
+    if (!stored) {
       const seed = new Y.Doc();
       INIT[parts.kind](seed, documentName);
       const initial = Y.encodeStateAsUpdate(seed);
       seed.destroy();
       // Another process may be seeding the same document: the first stored state wins everywhere.
       const inserted = await insertDocumentIfAbsent(this.db, documentName, parts, initial);
-      state = inserted ? initial : await loadDocumentState(this.db, documentName);
-      if (!state) throw new Error(`document ${documentName} vanished while loading`);
+      stored = inserted ? { state: initial, storeCount: 1, log: [] } : await loadDocument(this.db, documentName);
+      if (!stored) throw new Error(`document ${documentName} vanished while loading`);
     }
-    Y.applyUpdate(document, state);
-    if (this.upgrade(document, parts)) await this.write(documentName, parts, document);
-    this.progress.set(document, { changes: 0, stored: 0 });
+    Y.applyUpdate(document, stored.state);
+    this.applyLog(documentName, document, stored.log);
+    this.progress.set(document, { changes: 0, stored: 0, storeCount: stored.storeCount });
+    if (this.upgrade(document, parts) || stored.log.length > 0) await this.write(documentName, document);
+  }
+
+  /** Apply logged updates; one that cannot be applied (it never could) is skipped, never fatal. */
+  private applyLog(documentName: string, document: Y.Doc, log: StoredDocument['log']): void {
+    for (const { id, update } of log) {
+      try {
+        Y.applyUpdate(document, update);
+      } catch (error) {
+        this.log.error({ err: error, doc: documentName, logId: id }, 'logged update could not be applied; skipped');
+      }
+    }
+  }
+
+  /**
+   * Append a client's update to the log before it is applied and acknowledged; false when the
+   * sender's access changed since `fence` (nothing logged: decide access again).
+   */
+  async append(documentName: string, update: Uint8Array, fence: AccessFence): Promise<boolean> {
+    if (isEmptyUpdate(update)) return true;
+    return appendUpdate(this.db, documentName, update, fence);
   }
 
   /** Migrate the loaded document to the current schema; true when it changed (store it now). */
@@ -111,11 +159,9 @@ export class Persistence implements Extension {
   }
 
   async onStoreDocument({ documentName, document }: { documentName: string; document: Document }): Promise<void> {
-    const parts = parseDocName(documentName);
-    if (!parts) throw new Error(`unknown document name ${documentName}`);
     // Nothing changed since the last write (a direct connection closing, a Redis peer's echo).
     if (this.progress.has(document) && !this.isDirty(document)) return;
-    await this.write(documentName, parts, document);
+    await this.write(documentName, document);
   }
 
   /** Keep a document with unstored changes in memory, and schedule the store that will unload it. */
@@ -134,14 +180,42 @@ export class Persistence implements Extension {
     }, now);
   }
 
-  /** Write the full current state, retrying until it is written (or shutdown gives up). */
-  private async write(name: string, parts: DocNameParts, document: Y.Doc): Promise<void> {
+  /**
+   * Write the full current state, retrying until it is written (or shutdown gives up), then drop the
+   * logged updates it contains. When another process wrote the row since this one last did, its
+   * state is merged into the document first (CRDT: every replica converges to it anyway).
+   */
+  private async write(name: string, document: Y.Doc): Promise<void> {
     await this.withRetry('store', name, async () => {
       const p = this.progress.get(document);
-      const mark = p?.changes ?? 0;
-      const state = Y.encodeStateAsUpdate(document);
-      await storeDocumentState(this.db, name, parts, state);
-      if (p) p.stored = Math.max(p.stored, mark);
+      for (;;) {
+        const mark = p?.changes ?? 0;
+        const state = Y.encodeStateAsUpdate(document);
+        const written = Y.snapshot(document);
+        const count = await storeDocumentState(this.db, name, state, p?.storeCount ?? 1);
+        if (count === undefined) {
+          const newer = await loadDocument(this.db, name);
+          if (!newer) {
+            // The row was deleted under a loaded document: store it anew rather than lose its edits.
+            const parts = parseDocName(name);
+            if (!parts) throw new Error(`unknown document name ${name}`);
+            await insertDocumentIfAbsent(this.db, name, parts, state);
+            if (p) p.storeCount = 1;
+            continue;
+          }
+          Y.applyUpdate(document, newer.state);
+          this.applyLog(name, document, newer.log);
+          if (p) p.storeCount = newer.storeCount;
+          continue;
+        }
+        if (p) {
+          p.storeCount = count;
+          p.stored = Math.max(p.stored, mark);
+        }
+        const covered = (await loggedUpdates(this.db, name)).filter((row) => contains(written, row.update));
+        await deleteLoggedUpdates(this.db, covered.map((row) => row.id));
+        return;
+      }
     });
   }
 

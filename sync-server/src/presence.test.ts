@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SyncContext } from './auth.ts';
 import { rewritePresence } from './presence.ts';
 
-const writer: SyncContext = { userId: 'u1', name: 'Ada', color: '#111111', readOnly: false, kind: 'journey' };
+const writer: SyncContext = { userId: 'u1', name: 'Ada', color: '#111111', readOnly: false, kind: 'journey', tokenAccess: 'write' };
 const user = { id: 'u1', name: 'Ada', color: '#111111' };
 
 describe('rewritePresence', () => {

@@ -15,12 +15,17 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   return pool;
 }
 
-export interface ConnectingUser { id: string; accountId: string; name: string; active: boolean; grants: string[] }
+export interface ConnectingUser {
+  id: string; accountId: string; name: string; active: boolean; grants: string[];
+  /** Read in the same statement as the grants, so they name exactly this state (see AccessFence). */
+  userVersion: string; accountVersion: string;
+}
 
 export async function findUser(db: Db, id: string): Promise<ConnectingUser | undefined> {
   const { rows } = await db.query<ConnectingUser>(
-    `SELECT u.id, u.account_id AS "accountId", u.name, u.active, r.grants
-     FROM users u JOIN user_roles r ON r.id = u.role_id WHERE u.id = $1`,
+    `SELECT u.id, u.account_id AS "accountId", u.name, u.active, r.grants,
+       u.meta_version AS "userVersion", a.meta_version AS "accountVersion"
+     FROM users u JOIN user_roles r ON r.id = u.role_id JOIN accounts a ON a.id = u.account_id WHERE u.id = $1`,
     [id],
   );
   return rows[0];
@@ -73,9 +78,20 @@ export async function loadSigningSecret(db: Db, configured?: string): Promise<st
 
 const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
-export async function loadDocumentState(db: Db, name: string): Promise<Uint8Array | undefined> {
-  const { rows } = await db.query<{ state: Buffer }>('SELECT state FROM documents WHERE name = $1', [name]);
-  return rows[0]?.state;
+/** A document's stored full state, its store count (the optimistic lock of full-state writes) and its logged updates. */
+export interface StoredDocument { state: Uint8Array; storeCount: number; log: { id: string; update: Uint8Array }[] }
+
+export async function loadDocument(db: Db, name: string): Promise<StoredDocument | undefined> {
+  const { rows } = await db.query<{ state: Buffer; store_count: string }>('SELECT state, store_count FROM documents WHERE name = $1', [name]);
+  const row = rows[0];
+  if (!row) return undefined;
+  return { state: row.state, storeCount: Number(row.store_count), log: await loggedUpdates(db, name) };
+}
+
+export async function loggedUpdates(db: Db, name: string): Promise<{ id: string; update: Uint8Array }[]> {
+  const { rows } = await db.query<{ id: string; update: Buffer }>(
+    'SELECT id, "update" FROM document_updates WHERE name = $1 ORDER BY id', [name]);
+  return rows;
 }
 
 /** Store the first state of a document unless another process did; false when one already exists. */
@@ -88,13 +104,49 @@ export async function insertDocumentIfAbsent(db: Db, name: string, doc: DocNameP
   return rowCount === 1;
 }
 
-/** Replace the stored state with the full encoded state. */
-export async function storeDocumentState(db: Db, name: string, doc: DocNameParts, state: Uint8Array): Promise<void> {
-  await db.query(
-    `INSERT INTO documents (name, account_id, app_id, kind, entity_id, state, size_bytes)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state, size_bytes = EXCLUDED.size_bytes,
-       store_count = documents.store_count + 1, updated_at = now()`,
-    [name, doc.accountId, doc.appId, doc.kind, doc.id, bytes(state), state.byteLength],
+/**
+ * Replace the stored state with the full encoded state, only over the state of `expected` store
+ * count (the one this process last read or wrote). Returns the new store count, or undefined when
+ * another process wrote in between (merge its state first, then try again).
+ */
+export async function storeDocumentState(db: Db, name: string, state: Uint8Array, expected: number): Promise<number | undefined> {
+  const { rows } = await db.query<{ store_count: string }>(
+    `UPDATE documents SET state = $2, size_bytes = $3, store_count = store_count + 1, updated_at = now()
+     WHERE name = $1 AND store_count = $4 RETURNING store_count`,
+    [name, bytes(state), state.byteLength, expected],
   );
+  return rows[0] ? Number(rows[0].store_count) : undefined;
+}
+
+export async function deleteLoggedUpdates(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length) await db.query('DELETE FROM document_updates WHERE id = ANY($1::bigint[])', [ids]);
+}
+
+/** The versions of what a user may do: any write to the user, its role, account or apps changes one (migration 008). */
+export interface AccessFence { userId: string; accountId: string; userVersion: string; accountVersion: string }
+
+/**
+ * Append a client's update to the document's log, in one statement with the check that the
+ * sender's access is still the one it was granted under (no write to the user, role, account or
+ * apps since). Returns false, logging nothing, when that changed: check access again.
+ */
+export async function appendUpdate(db: Db, name: string, update: Uint8Array, fence: AccessFence): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO document_updates (name, "update", user_id)
+     SELECT $1, $2, $3 WHERE EXISTS (
+       SELECT 1 FROM users u JOIN accounts a ON a.id = u.account_id
+       WHERE u.id = $3 AND a.id = $4 AND u.meta_version = $5 AND a.meta_version = $6)`,
+    [name, bytes(update), fence.userId, fence.accountId, fence.userVersion, fence.accountVersion],
+  );
+  return rowCount === 1;
+}
+
+/** Current access versions of these users; users that no longer exist are missing from the answer. */
+export async function accessVersions(db: Db, userIds: readonly string[]): Promise<Map<string, { userVersion: string; accountVersion: string }>> {
+  const { rows } = await db.query<{ id: string; user_version: string; account_version: string }>(
+    `SELECT u.id, u.meta_version AS user_version, a.meta_version AS account_version
+     FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.id = ANY($1::uuid[])`,
+    [userIds],
+  );
+  return new Map(rows.map((r) => [r.id, { userVersion: r.user_version, accountVersion: r.account_version }]));
 }

@@ -11,6 +11,7 @@ import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import { pino, type Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { accessHooks } from './access.ts';
+import { watchAccess } from './accessWatch.ts';
 import type { SyncContext } from './auth.ts';
 import { Persistence, type RetryPolicy } from './persistence.ts';
 import type { Db } from './repository.ts';
@@ -28,6 +29,8 @@ export interface SyncServerOptions {
   storeRetry?: Partial<RetryPolicy> | undefined;
   /** How long shutdown waits for pending stores before giving up on them. */
   shutdownTimeoutMs?: number | undefined;
+  /** How often open connections' rights are checked again (accessWatch.ts); default 1 s. */
+  accessCheckMs?: number | undefined;
 }
 
 export interface SyncServer {
@@ -80,7 +83,8 @@ export function createSyncServer(opts: SyncServerOptions): SyncServer {
       return Promise.resolve();
     },
   };
-  const extensions: Extension[] = [accessHooks({ db: opts.db, secret: opts.secret, log }), persistence, lifecycle];
+  const append = persistence.append.bind(persistence);
+  const extensions: Extension[] = [accessHooks({ db: opts.db, secret: opts.secret, log, append }), persistence, lifecycle];
   if (opts.redis) extensions.push(redisExtension(opts.redis.url, opts.redis.prefix ?? 'gd-sync'));
 
   const hocuspocus = new Hocuspocus<SyncContext>({
@@ -90,6 +94,8 @@ export function createSyncServer(opts: SyncServerOptions): SyncServer {
     unloadImmediately: true,
     extensions,
   });
+
+  const accessWatch = watchAccess({ hocuspocus, db: opts.db, log, intervalMs: opts.accessCheckMs ?? 1_000 });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
   let stopping = false;
@@ -173,6 +179,7 @@ export function createSyncServer(opts: SyncServerOptions): SyncServer {
 
   async function runShutdown(): Promise<void> {
     stopping = true;
+    accessWatch.stop();
     persistence.beginShutdown();
     hocuspocus.closeConnections();
     for (const ws of wss.clients) ws.close(1012, 'server restarting');

@@ -26,7 +26,7 @@ import { docSchemaVersion } from '@gd/shared/docs/migrate';
 import { parseDocName, type DocumentKind } from '@gd/shared/docs/names';
 import { SCHEMA_VERSION } from '@gd/shared/docs/schema';
 import { ErrorCode } from '@gd/shared/errors';
-import { UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
+import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { deleteDocCopy, docDbName, docRecord, lastSyncUrl, rememberDoc } from './localStore.ts';
@@ -404,6 +404,8 @@ export class CollabSession {
 
   private onClose = ({ event }: { event?: { code?: number; reason?: string } }) => {
     if (isUpdateRejection(event, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX)) void this.reloadFromServer(event?.reason ?? '');
+    // Our rights changed while connected: reopen (the copy is kept) with a token carrying the new ones.
+    else if (isUpdateRejection(event, ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX)) this.retry();
   };
 
   /** On a read-only connection, the server's "not applied": our copy holds changes it refused. */

@@ -27,3 +27,12 @@ export type DocTokenClaims = z.infer<typeof DocTokenClaims>;
  */
 export const UPDATE_REJECTED_CODE = 4422;
 export const UPDATE_REJECTED_PREFIX = 'update-rejected:';
+
+/**
+ * The sync server closes a connection whose user's rights changed while it was open (a role lost
+ * edit rights, the user was deactivated or removed, the app now forbids the kind) with this code and
+ * a reason starting with this prefix. The client keeps its copy and reopens the document with a
+ * fresh token, which carries the new rights (or is refused).
+ */
+export const ACCESS_CHANGED_CODE = 4403;
+export const ACCESS_CHANGED_PREFIX = 'access-changed:';
