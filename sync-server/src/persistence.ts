@@ -23,8 +23,8 @@ import {
 import type { Document, Extension, Hocuspocus } from '@hocuspocus/server';
 import type { Logger } from 'pino';
 import {
-  appendUpdate, deleteLoggedUpdates, insertDocumentIfAbsent, loadDocument, loggedUpdates, storeDocumentState,
-  type AccessFence, type Db, type StoredDocument,
+  appendUpdates, deleteLoggedUpdates, insertDocumentIfAbsent, loadDocument, loggedUpdates, storeDocumentState,
+  type AccessFence, type Db, type LogEntry, type StoredDocument,
 } from './repository.ts';
 
 /** Initial content per kind; each writes nothing into a document that already has its kind. */
@@ -52,12 +52,17 @@ function contains(snapshot: Y.Snapshot, update: Uint8Array): boolean {
   }
 }
 
+/** Most updates logged by one statement. */
+const LOG_BATCH = 500;
+
 /** An empty Yjs update (no structs, no deletions): a client's catch-up with nothing new. */
 const isEmptyUpdate = (update: Uint8Array) => update.byteLength <= 2 && update.every((b) => b === 0);
 
 export class Persistence implements Extension {
   readonly extensionName = 'gd-persistence';
   private readonly progress = new WeakMap<Y.Doc, Progress>();
+  private readonly logQueue: { entry: LogEntry; resolve: (logged: boolean) => void; reject: (error: unknown) => void }[] = [];
+  private flushing = false;
   private readonly giveUp = new AbortController();
   private stopping = false;
   private readonly db: Db;
@@ -121,9 +126,32 @@ export class Persistence implements Extension {
    * Append a client's update to the log before it is applied and acknowledged; false when the
    * sender's access changed since `fence` (nothing logged: decide access again).
    */
-  async append(documentName: string, update: Uint8Array, fence: AccessFence): Promise<boolean> {
-    if (isEmptyUpdate(update)) return true;
-    return appendUpdate(this.db, documentName, update, fence);
+  append(documentName: string, update: Uint8Array, fence: AccessFence): Promise<boolean> {
+    if (isEmptyUpdate(update)) return Promise.resolve(true);
+    return new Promise((resolve, reject) => {
+      this.logQueue.push({ entry: { name: documentName, update, fence }, resolve, reject });
+      if (!this.flushing) void this.flushLog();
+    });
+  }
+
+  /**
+   * Group commit: one INSERT in flight at a time; updates arriving meanwhile go together in the
+   * next one. An idle server logs an update at once, a busy one amortises the round trip.
+   */
+  private async flushLog(): Promise<void> {
+    this.flushing = true;
+    while (this.logQueue.length) {
+      const batch = this.logQueue.splice(0, LOG_BATCH);
+      try {
+        const logged = await appendUpdates(this.db, batch.map((b) => b.entry));
+        batch.forEach((b, i) => b.resolve(logged.has(i)));
+      } catch (error) {
+        // One entry's failure must not fail the others: alone, each succeeds or fails on its own.
+        if (batch.length === 1) batch[0]?.reject(error);
+        else await Promise.all(batch.map((b) => appendUpdates(this.db, [b.entry]).then((logged) => b.resolve(logged.has(0)), b.reject)));
+      }
+    }
+    this.flushing = false;
   }
 
   /** Migrate the loaded document to the current schema; true when it changed (store it now). */

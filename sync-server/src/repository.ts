@@ -125,20 +125,32 @@ export async function deleteLoggedUpdates(db: Db, ids: readonly string[]): Promi
 /** The versions of what a user may do: any write to the user, its role, account or apps changes one (migration 008). */
 export interface AccessFence { userId: string; accountId: string; userVersion: string; accountVersion: string }
 
+/** One client update to log, with the access versions its sender's rights were decided under. */
+export interface LogEntry { name: string; update: Uint8Array; fence: AccessFence }
+
 /**
- * Append a client's update to the document's log, in one statement with the check that the
- * sender's access is still the one it was granted under (no write to the user, role, account or
- * apps since). Returns false, logging nothing, when that changed: check access again.
+ * Append client updates to their documents' logs in one statement (a group commit), each with the
+ * check that its sender's access is still the one it was granted under (no write to the user, role,
+ * account or apps since). Returns the positions of the entries logged; an entry missing from the
+ * answer was not logged: decide access again.
  */
-export async function appendUpdate(db: Db, name: string, update: Uint8Array, fence: AccessFence): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO document_updates (name, "update", user_id)
-     SELECT $1, $2, $3 WHERE EXISTS (
-       SELECT 1 FROM users u JOIN accounts a ON a.id = u.account_id
-       WHERE u.id = $3 AND a.id = $4 AND u.meta_version = $5 AND a.meta_version = $6)`,
-    [name, bytes(update), fence.userId, fence.accountId, fence.userVersion, fence.accountVersion],
+export async function appendUpdates(db: Db, entries: readonly LogEntry[]): Promise<Set<number>> {
+  const { rows } = await db.query<{ ord: string }>(
+    `WITH t AS (
+       SELECT * FROM unnest($1::text[], $2::bytea[], $3::uuid[], $4::uuid[], $5::bigint[], $6::bigint[])
+         WITH ORDINALITY AS t(name, upd, user_id, account_id, user_version, account_version, ord)),
+     ok AS (
+       SELECT t.* FROM t WHERE EXISTS (
+         SELECT 1 FROM users u JOIN accounts a ON a.id = u.account_id
+         WHERE u.id = t.user_id AND a.id = t.account_id AND u.meta_version = t.user_version AND a.meta_version = t.account_version)),
+     logged AS (INSERT INTO document_updates (name, "update", user_id) SELECT name, upd, user_id FROM ok ORDER BY ord)
+     SELECT ord FROM ok`,
+    [
+      entries.map((e) => e.name), entries.map((e) => bytes(e.update)), entries.map((e) => e.fence.userId),
+      entries.map((e) => e.fence.accountId), entries.map((e) => e.fence.userVersion), entries.map((e) => e.fence.accountVersion),
+    ],
   );
-  return rowCount === 1;
+  return new Set(rows.map((r) => Number(r.ord) - 1));
 }
 
 /** Current access versions of these users; users that no longer exist are missing from the answer. */
