@@ -11,9 +11,11 @@ import { createSender, startMailWorker } from './mail/worker.ts';
 import { startAudienceScheduler } from './features/segments/refresh.ts';
 import { loadSigningSecret } from './features/auth/secrets.ts';
 import { startBackgroundJobs } from './jobs/start.ts';
+import { keepServing } from './processGuard.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
+keepServing(log);
 if (!config.DATABASE_URL) {
   log.error('The standalone worker needs DATABASE_URL (the embedded database belongs to the npm start process)');
   process.exit(1);

@@ -34,20 +34,76 @@ export function isDateString(s: string): boolean {
 }
 export const DateString = z.string().refine(isDateString, { message: 'Expected a date as YYYY-MM-DD' });
 
-/** True for loopback, private, link-local, unspecified and similar non-public hosts. */
-export function isPrivateHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224
-    );
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail allowed), or null when it is not one. */
+export function ipv6Groups(address: string): number[] | null {
+  let a = address.toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const tail = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(a);
+  if (tail) {
+    const bytes = tail.slice(1).map(Number);
+    if (bytes.some((b) => b > 255)) return null;
+    const [b0 = 0, b1 = 0, b2 = 0, b3 = 0] = bytes;
+    a = `${a.slice(0, tail.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
   }
+  const halves = a.split('::');
+  if (halves.length > 2) return null;
+  const part = (text: string | undefined) => (text ? text.split(':') : []);
+  const head = part(halves[0]);
+  const rest = part(halves[1]);
+  if (halves.length === 1 && head.length !== 8) return null;
+  if (halves.length === 2 && head.length + rest.length > 7) return null;
+  const groups = [...head, ...Array<string>(8 - head.length - rest.length).fill('0'), ...rest];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => parseInt(g, 16));
+}
+
+/**
+ * The IPv4 address an IPv6 address carries, in any of the forms that reach it: IPv4-compatible
+ * (::a.b.c.d, ::7f00:1), IPv4-mapped (::ffff:0:0/96), SIIT (::ffff:0:0:0/96), NAT64 (64:ff9b::/96
+ * and the local-use 64:ff9b:1::/48) and 6to4 (2002::/16); null for any other address.
+ */
+export function embeddedIpv4(address: string): string | null {
+  const g = ipv6Groups(address);
+  if (!g) return null;
+  const dotted = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const [g0 = 0, g1 = 0, g2 = 0, , g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
+  if (zero(0, 5) && (g5 === 0 || g5 === 0xffff) && (g6 !== 0 || g7 > 1 || g5 === 0xffff)) return dotted(g6, g7);
+  if (zero(0, 4) && g4 === 0xffff && g5 === 0) return dotted(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && (zero(2, 6) || g2 === 1)) return dotted(g6, g7);
+  if (g0 === 0x2002) return dotted(g1, g2);
+  return null;
+}
+
+function isPrivateIpv4(h: string): boolean | null {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  if (!v4) return null;
+  const [a, b] = [Number(v4[1]), Number(v4[2])];
+  return (
+    a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224
+  );
+}
+
+/**
+ * True for loopback, private, link-local, unspecified and similar non-public hosts, in any spelling
+ * (a trailing dot, IPv4 inside IPv6). A syntactic check for forms; the API checks the resolved
+ * address again when it connects.
+ */
+export function isPrivateHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  if (h === '' || h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return true;
+  const v4 = isPrivateIpv4(h);
+  if (v4 !== null) return v4;
   if (h.includes(':')) {
-    return h === '::' || h === '::1' || h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80') || h.startsWith('::ffff:');
+    const groups = ipv6Groups(h);
+    if (!groups) return true;
+    const embedded = embeddedIpv4(h);
+    if (embedded) return isPrivateIpv4(embedded) ?? true;
+    const [g0 = 0] = groups;
+    return groups.every((x, i) => x === 0 || (i === 7 && x === 1)) // :: and ::1
+      || (g0 & 0xfe00) === 0xfc00 // unique local
+      || (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0 // link- and site-local
+      || (g0 & 0xff00) === 0xff00; // multicast
   }
   return false;
 }

@@ -10,6 +10,9 @@ import { createSyncServer } from './server.ts';
 
 const env = process.env;
 const log = pino({ level: env.LOG_LEVEL ?? 'info' });
+// An error that escaped every handler is logged, never the end of every open document's server.
+process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception: kept serving'));
+process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection: kept serving'));
 if (!env.DATABASE_URL) {
   log.fatal('DATABASE_URL is required');
   process.exit(1);

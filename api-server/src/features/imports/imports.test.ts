@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { identifierBatches, identifierColumn } from './csv.ts';
 import { ImportFailure } from './errors.ts';
+import fc from 'fast-check';
+import { isPrivateHost, isPublicUrl } from '@gd/shared';
 import { allowList, embeddedIpv4, isRefusedAddress, resolvePublic } from './netGuard.ts';
 import { openSecrets, sealSecrets } from './secretBox.ts';
 
@@ -82,11 +84,13 @@ describe('private address guard', () => {
     '127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
     '224.0.0.1', '255.255.255.255', '::1', '::', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1',
     '::ffff:169.254.169.254', '64:ff9b::10.0.0.1', '::ffff:a9fe:a9fe', 'not-an-ip',
+    // IPv4-compatible (what URL parsing makes of [::127.0.0.1]), SIIT, NAT64 local use, 6to4, link-local fe90::
+    '::7f00:1', '::127.0.0.1', '::a00:1', '::ffff:0:7f00:1', '64:ff9b:1::a9fe:a9fe', '2002:7f00:1::', '2002:c0a8:101::1', 'fe90::1', 'febf::1',
   ])('refuses %s', (address) => {
     expect(isRefusedAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('lets %s through', (address) => {
+  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1', '::808:808'])('lets %s through', (address) => {
     expect(isRefusedAddress(address)).toBe(false);
   });
 
@@ -94,6 +98,35 @@ describe('private address guard', () => {
     expect(embeddedIpv4('::ffff:7f00:1')).toBe('127.0.0.1');
     expect(embeddedIpv4('::FFFF:10.0.0.1')).toBe('10.0.0.1');
     expect(embeddedIpv4('2606:4700::1111')).toBeNull();
+    expect(embeddedIpv4('::7f00:1')).toBe('127.0.0.1');
+    expect(embeddedIpv4('2002:c0a8:101::')).toBe('192.168.1.1');
+    expect(embeddedIpv4('::1')).toBeNull();
+  });
+
+  it('refuses every private IPv4 address written in any IPv6 form (property)', () => {
+    const octet = fc.integer({ min: 0, max: 255 });
+    const privateV4 = fc.oneof(
+      fc.tuple(fc.constant(127), octet, octet, octet), fc.tuple(fc.constant(10), octet, octet, octet),
+      fc.tuple(fc.constant(192), fc.constant(168), octet, octet), fc.tuple(fc.constant(169), fc.constant(254), octet, octet),
+      fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), octet, octet),
+    );
+    const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
+    fc.assert(fc.property(privateV4, fc.integer({ min: 0, max: 6 }), ([a, b, c, d], form) => {
+      const spelled = [
+        `::${a}.${b}.${c}.${d}`, `::${hex(a, b)}:${hex(c, d)}`, `::ffff:${hex(a, b)}:${hex(c, d)}`, `::ffff:0:${a}.${b}.${c}.${d}`,
+        `64:ff9b::${hex(a, b)}:${hex(c, d)}`, `64:ff9b:1::${a}.${b}.${c}.${d}`, `2002:${hex(a, b)}:${hex(c, d)}::1`,
+      ][form]!;
+      expect(isRefusedAddress(spelled)).toBe(true);
+      expect(isPrivateHost(`[${spelled}]`)).toBe(true);
+      expect(isPublicUrl(`http://[${spelled}]/a.csv`)).toBe(false);
+    }));
+  });
+
+  it('refuses hosts spelled to slip past a name check', () => {
+    for (const url of ['http://localhost./a.csv', 'http://[::127.0.0.1]/a.csv', 'http://[fe90::1]/a.csv', 'ftp://[::ffff:7f00:1]/a.csv', 'http://127.0.0.1./a.csv']) {
+      expect(isPublicUrl(url)).toBe(false);
+    }
+    expect(isPublicUrl('https://example.com./a.csv')).toBe(true);
   });
 
   it('lets listed addresses and ranges through, and only those', () => {

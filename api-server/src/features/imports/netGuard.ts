@@ -7,8 +7,8 @@
  * Refused: unspecified, loopback, private (RFC 1918), carrier-grade NAT, link-local (which holds
  * the cloud metadata address 169.254.169.254), benchmark, documentation, multicast and reserved
  * ranges, IPv6 loopback, unique-local (fc00::/7, incl. fd00:ec2::254), link-local, site-local,
- * multicast, documentation, and IPv4 addresses written as IPv6 (IPv4-mapped ::ffff:a.b.c.d, NAT64
- * 64:ff9b::a.b.c.d, IPv4-compatible ::a.b.c.d) when the IPv4 address is refused.
+ * multicast, documentation, and IPv4 addresses written as IPv6 in any form (`embeddedIpv4` of
+ * shared: IPv4-compatible ::7f00:1, mapped, SIIT, NAT64, 6to4) when the IPv4 address is refused.
  *
  * `allowPrivate` (config IMPORT_ALLOW_PRIVATE_HOSTS, set only by tests) lists addresses or CIDR
  * ranges let through anyway, so tests can use servers on loopback.
@@ -16,6 +16,7 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
+import { embeddedIpv4 } from '@gd/shared';
 import { ImportFailure } from './errors.ts';
 
 const blocked = new BlockList();
@@ -28,19 +29,7 @@ for (const [net, prefix] of [
   ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64], ['2001::', 23],
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64, compatible), else null. */
-export function embeddedIpv4(address: string): string | null {
-  const a = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::|::)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(a);
-  if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
-  if (hex?.[1] && hex[2]) {
-    const hi = parseInt(hex[1], 16);
-    const lo = parseInt(hex[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return null;
-}
+export { embeddedIpv4 };
 
 /** Parses "127.0.0.1, 10.0.0.0/8, ::1" into a list that answers whether an address is allowed anyway. */
 export function allowList(spec: string | undefined): BlockList {

@@ -29,7 +29,7 @@ import { performanceSql } from './performance.ts';
 import * as repo from './repository.ts';
 import { clearRows, matchedRowsSql, stageRows } from './resolve.ts';
 import { openSecrets } from './secretBox.ts';
-import { ftpSource, httpSource, s3Source, urlSource, type NetOptions, type SourceStream } from './sources.ts';
+import { ftpSource, heeded, httpSource, s3Source, urlSource, type NetOptions, type SourceStream } from './sources.ts';
 
 export interface ImportRunDeps {
   db: Db;
@@ -89,7 +89,7 @@ async function openSource(run: Run): Promise<SourceStream> {
   switch (config.type) {
     case 'csv':
     case 'csv_dynamic':
-      if (task.has_upload) return { stream: readFile(deps.db, task.id), bytesTotal: await fileSize(deps.db, task.id) };
+      if (task.has_upload) return { stream: heeded(readFile(deps.db, task.id)), bytesTotal: await fileSize(deps.db, task.id) };
       if (config.csvFileURL) return urlSource(config.csvFileURL, net);
       throw new ImportFailure('CopyImportFileError', 'CopyImportFileError: the task has no file: upload one or give csvFileURL');
     case 'https':

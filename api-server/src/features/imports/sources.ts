@@ -30,6 +30,18 @@ export interface NetOptions {
   timeoutMs?: number;
 }
 
+/**
+ * A source stream can fail before the import starts reading it (an FTP server refusing the file at
+ * once, a connection reset while the task records its progress). The consumer still learns the
+ * failure from the stream itself (pipeline and async iteration read `errored`); until it attaches,
+ * this listener keeps the failure from being an uncaught exception, which would end the process
+ * that serves every account.
+ */
+export function heeded<T extends Readable>(stream: T): T {
+  stream.on('error', () => undefined);
+  return stream;
+}
+
 const MAX_REDIRECTS = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -76,7 +88,7 @@ export async function httpSource(urlText: string, net: NetOptions, headers: Reco
       });
     }
     const length = Number(res.headers['content-length']);
-    return { stream: res, bytesTotal: Number.isFinite(length) && length >= 0 ? length : null };
+    return { stream: heeded(res), bytesTotal: Number.isFinite(length) && length >= 0 ? length : null };
   }
 }
 
@@ -126,7 +138,7 @@ async function plainFtpSource(loc: FtpLocation, net: NetOptions): Promise<Source
   const size = await client.size(loc.route).catch(() => null);
   // basic-ftp ends its destination even when the transfer fails: write into a sink that never
   // ends `out`, and end it (or destroy it with the failure) when the transfer settles.
-  const out = new PassThrough();
+  const out = heeded(new PassThrough());
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       if (out.destroyed) return callback(new Error('import stopped'));
@@ -160,7 +172,7 @@ async function sftpSource(loc: FtpLocation, net: NetOptions): Promise<SourceStre
   }
   try {
     const stat = await sftp.stat(loc.route);
-    const stream = sftp.createReadStream(loc.route) as unknown as Readable;
+    const stream = heeded(sftp.createReadStream(loc.route) as unknown as Readable);
     stream.once('close', () => void sftp.end().catch(() => undefined));
     return { stream, bytesTotal: stat.size };
   } catch (error) {

@@ -7,7 +7,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AwsV4Signer } from 'aws4fetch';
@@ -91,4 +91,92 @@ export async function startS3Server(opts: { region: string; accessKeyId: string;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { endpoint: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+}
+
+/** How a rogue FTP server fails a download. */
+export type RogueFtpMode =
+  /** PASV names another host (127.0.0.2, nothing listens there): the client refuses or cannot connect. */
+  | 'pasv-other-host'
+  /** RETR answers 550 at once, after the data connection was opened. */
+  | 'retr-550'
+  /** The data connection is reset after a few bytes. */
+  | 'reset-mid-transfer'
+  /** PASV names a port on 127.0.0.1 where nothing listens. */
+  | 'data-refused';
+
+/**
+ * A minimal FTP server (RFC 959, just what basic-ftp's login and RETR use) that fails downloads on
+ * purpose, the way broken or hostile servers do. Any login is accepted.
+ */
+export async function startRogueFtpServer(mode: RogueFtpMode): Promise<FtpFixture> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((control) => {
+    sockets.add(control);
+    control.on('close', () => sockets.delete(control));
+    control.on('error', () => undefined);
+    let data: net.Server | null = null;
+    let dataSocket: Promise<net.Socket> | null = null;
+    const reply = (line: string) => { if (!control.destroyed) control.write(`${line}\r\n`); };
+    reply('220 rogue');
+    let buffered = '';
+    control.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      for (let end = buffered.indexOf('\r\n'); end >= 0; end = buffered.indexOf('\r\n')) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const [command = '', ...rest] = line.split(' ');
+        void answer(command.toUpperCase(), rest.join(' '));
+      }
+    });
+    async function answer(command: string, _arg: string): Promise<void> {
+      switch (command) {
+        case 'USER': return reply('331 password please');
+        case 'PASS': return reply('230 logged in');
+        case 'FEAT': return reply('211 no features');
+        case 'TYPE': case 'STRU': case 'OPTS': return reply('200 ok');
+        case 'SIZE': return reply('213 1000');
+        case 'EPSV': return reply('500 not here');
+        case 'PASV': {
+          if (mode === 'pasv-other-host') return reply('227 Entering Passive Mode (127,0,0,2,156,64)');
+          if (mode === 'data-refused') {
+            const probe = net.createServer();
+            await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+            const { port } = probe.address() as AddressInfo;
+            await new Promise<void>((resolve) => probe.close(() => resolve()));
+            return reply(`227 Entering Passive Mode (127,0,0,1,${port >> 8},${port & 255})`);
+          }
+          data = net.createServer();
+          dataSocket = new Promise((resolve) => data!.once('connection', (s: net.Socket) => { s.on('error', () => undefined); sockets.add(s); resolve(s); }));
+          await new Promise<void>((resolve) => data!.listen(0, '127.0.0.1', resolve));
+          const { port } = data.address() as AddressInfo;
+          return reply(`227 Entering Passive Mode (127,0,0,1,${port >> 8},${port & 255})`);
+        }
+        case 'RETR': {
+          if (mode === 'retr-550') {
+            reply('550 file not found');
+            const s = await dataSocket;
+            s?.destroy();
+          } else if (mode === 'reset-mid-transfer') {
+            reply('150 sending');
+            const s = await dataSocket;
+            s?.write('customerId\nc-1\nc-');
+            setTimeout(() => s?.resetAndDestroy(), 5);
+            setTimeout(() => reply('426 transfer aborted'), 10);
+          } else {
+            reply('425 no data connection');
+          }
+          data?.close();
+          return;
+        }
+        case 'QUIT': reply('221 bye'); control.end(); return;
+        default: return reply('502 not implemented');
+      }
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+  };
 }
