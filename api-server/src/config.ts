@@ -9,6 +9,8 @@ const Config = z.object({
   REDIS_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32).optional(),
   PUBLIC_URL: z.string().url().optional(),
+  /** Other hosts (comma-separated, host[:port]) this deployment answers on; mailed links may use them. */
+  PUBLIC_HOSTS: z.string().optional(),
   /** Extra origins (comma-separated) whose pages may call the API with cookies; see http/cors.ts. */
   CORS_ORIGINS: z.string().optional(),
   SMTP_URL: z.string().optional(),

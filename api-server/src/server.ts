@@ -61,6 +61,7 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   });
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  deps.listenUrl = url;
   return {
     url, port, db, deps, httpServer,
     async stop() {

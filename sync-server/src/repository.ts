@@ -25,7 +25,7 @@ export async function findUser(db: Db, id: string): Promise<ConnectingUser | und
   const { rows } = await db.query<ConnectingUser>(
     `SELECT u.id, u.account_id AS "accountId", u.name, u.active, r.grants,
        u.meta_version AS "userVersion", a.meta_version AS "accountVersion"
-     FROM users u JOIN user_roles r ON r.id = u.role_id JOIN accounts a ON a.id = u.account_id WHERE u.id = $1`,
+     FROM users u JOIN user_roles r ON r.account_id = u.account_id AND r.id = u.role_id JOIN accounts a ON a.id = u.account_id WHERE u.id = $1`,
     [id],
   );
   return rows[0];

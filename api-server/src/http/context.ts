@@ -14,6 +14,8 @@ export interface Deps {
   notifyMail: () => void;
   /** Reads collaborative documents as they are live on the sync server (absent when unreachable). */
   liveDocs?: LiveDocReader | undefined;
+  /** The address this process listens on (set once listening); links fall back to it without PUBLIC_URL. */
+  listenUrl?: string | undefined;
 }
 
 /** The signed-in user with its role and account, and the version of its `/user/meta` answer. */

@@ -46,6 +46,10 @@ export async function authenticate(deps: Deps, req: Request): Promise<Result<Pri
   const principal = await loadPrincipal(deps.db, claims.value.userId);
   if (!principal || principal.user.account_id !== claims.value.accountId) return fail(ErrorCode.ACCESS_TOKEN_NOT_EXISTING, 'The user of this session no longer exists');
   if (!principal.user.active) return fail(ErrorCode.INVALID_USER, 'This user has been deactivated');
+  // Signed out, signed out by a password change or reset, or a stolen refresh token was reused:
+  // the client's refresh then fails too, and the person signs in again.
+  const session = claims.value.sessionId;
+  if (session !== undefined && principal.revokedSessions.includes(session)) return fail(ErrorCode.ACCESS_TOKEN_EXPIRED, 'This session has ended: sign in again');
   return { ok: true, value: principal };
 }
 

@@ -65,7 +65,10 @@ afterAll(async () => { await api.stop(); });
 
 // The ingestion endpoints take an app key, not a session: features/ingest tests their keys.
 const protectedEndpoints = (Object.keys(endpoints) as EndpointName[]).filter((n) => endpoints[n].auth !== 'public' && endpoints[n].auth !== 'appKey');
-const withIds = protectedEndpoints.filter((n) => endpoints[n].path.includes(':') || n === 'addUser');
+// Role ids are scoped by account (migration 011): a PUT or DELETE naming another account's role id
+// acts on the caller's own account, exactly as for an unused id (tested at the end).
+const ACCOUNT_SCOPED_IDS = new Set<EndpointName>(['putRole', 'deleteRole']);
+const withIds = protectedEndpoints.filter((n) => (endpoints[n].path.includes(':') || n === 'addUser') && !ACCOUNT_SCOPED_IDS.has(n));
 // The document token names its document in the body.
 const docTokenBody = () => ({ name: `${owner.accountId}/${ids.appId}/journey/${ids.journeyId}` });
 
@@ -106,5 +109,15 @@ describe('every protected route', () => {
     // (Person ids are small numbers that any JSON may contain as digits; the routes above cover them.)
     const secrets = Object.entries(ids).filter(([k]) => k !== 'personId').map(([, v]) => v);
     for (const id of [...secrets, owner.accountId, owner.userId]) expect(seen).not.toContain(id);
+  });
+
+  it('putRole and deleteRole with another account\'s role id act on the caller\'s own account only', async () => {
+    const put = await intruder.client.call('putRole', SAMPLE_BODIES.putRole, { roleId: ids.roleId! });
+    expect(put.body).toMatchObject({ status: 'OK', role: { id: ids.roleId, name: 'Hijacked' } });
+    await intruder.client.ok('deleteRole', undefined, { roleId: ids.roleId! });
+    const { roles } = await owner.client.ok<{ roles: { id: string; name: string }[] }>('listRoles');
+    expect(roles.find((r) => r.id === ids.roleId)?.name).toBe('Analyst');
+    const { users } = await owner.client.ok<{ users: { id: string; roleId: string }[] }>('listUsers');
+    expect(users.find((u) => u.id === ids.userId)?.roleId).toBe(ids.roleId);
   });
 });

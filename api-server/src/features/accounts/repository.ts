@@ -1,6 +1,6 @@
 /** SQL for accounts, users and roles. Rows never leave this module unmapped. */
 import {
-  apiVersionForPlan, type Account, type JobDepartment, type Language, type Plan, type SupportLevel, type User,
+  ACCESS_TOKEN_TTL_SECONDS, apiVersionForPlan, type Account, type JobDepartment, type Language, type Plan, type SupportLevel, type User,
   type UserRole, type UserTypeValue,
 } from '@gd/shared';
 import { single, statement, type Queryable } from '../../db/pool.ts';
@@ -27,7 +27,7 @@ const toRole = (r: RoleRow): UserRole => ({ id: r.id, name: r.name, builtIn: r.b
 // of a few hundred keys on every request (measured in the /user/meta benchmark).
 const USER_SELECT = `SELECT u.id, u.account_id, u.email, u.name, u.password_hash, u.role_id, r.name AS role_name,
   r.user_type, array_to_string(r.grants, ',') AS grants_csv, u.job_department, u.language, u.active, u.created_at, u.last_login_at
-  FROM users u JOIN user_roles r ON r.id = u.role_id`;
+  FROM users u JOIN user_roles r ON r.account_id = u.account_id AND r.id = u.role_id`;
 
 type UserQueryRow = Omit<UserRow, 'grants'> & { grants_csv: string };
 const withGrants = (r: UserQueryRow | undefined): UserRow | undefined => {
@@ -55,7 +55,9 @@ export async function listUsers(db: Queryable, accountId: string): Promise<UserR
  * versions of what `/user/meta` shows (migration 008: bumped by triggers in the writing transaction).
  */
 const PRINCIPAL_SQL = `${USER_SELECT.replace('FROM users u', `, a.name AS a_name, a.plan AS a_plan, a.support_level AS a_support_level, a.created_at AS a_created_at,
-  a.meta_version::text || '.' || u.meta_version::text AS meta_version FROM users u`)}
+  a.meta_version::text || '.' || u.meta_version::text AS meta_version,
+  ARRAY(SELECT DISTINCT t.family_id::text FROM refresh_tokens t
+        WHERE t.user_id = u.id AND t.revoked_at > now() - make_interval(secs => ${2 * ACCESS_TOKEN_TTL_SECONDS})) AS revoked_sessions FROM users u`)}
   JOIN accounts a ON a.id = u.account_id WHERE u.id = $1`;
 
 export interface PrincipalRow {
@@ -63,11 +65,13 @@ export interface PrincipalRow {
   account: Account;
   /** `<account version>.<user version>`: changes whenever the user, its role, the account or its apps change. */
   metaVersion: string;
+  /** Sessions revoked recently enough that their access tokens may still be presented (revoking moves the version). */
+  revokedSessions: readonly string[];
 }
 
 /** The signed-in principal in one round trip (a named prepared statement: it runs on every call). */
 export async function findPrincipal(db: Queryable, userId: string): Promise<PrincipalRow | undefined> {
-  const { rows } = await db.query<UserQueryRow & { a_name: string; a_plan: Plan; a_support_level: SupportLevel; a_created_at: Date; meta_version: string }>(
+  const { rows } = await db.query<UserQueryRow & { a_name: string; a_plan: Plan; a_support_level: SupportLevel; a_created_at: Date; meta_version: string; revoked_sessions: string[] }>(
     statement('find_principal', PRINCIPAL_SQL, [userId]),
   );
   const row = rows[0];
@@ -77,6 +81,7 @@ export async function findPrincipal(db: Queryable, userId: string): Promise<Prin
     user,
     account: toAccount({ id: row.account_id, name: row.a_name, plan: row.a_plan, support_level: row.a_support_level, created_at: row.a_created_at }),
     metaVersion: row.meta_version,
+    revokedSessions: row.revoked_sessions,
   };
 }
 const META_VERSION_SQL = `SELECT a.meta_version::text || '.' || u.meta_version::text AS v
@@ -142,8 +147,8 @@ export async function touchLogin(db: Queryable, id: string): Promise<void> {
 export async function listRoles(db: Queryable, accountId: string): Promise<UserRole[]> {
   const { rows } = await db.query<RoleRow>(
     `SELECT r.id, r.name, r.built_in, r.user_type, r.grants, count(u.id)::int AS user_count
-     FROM user_roles r LEFT JOIN users u ON u.role_id = r.id
-     WHERE r.account_id = $1 GROUP BY r.id ORDER BY r.built_in IS NULL, r.created_at, lower(r.name)`,
+     FROM user_roles r LEFT JOIN users u ON u.account_id = r.account_id AND u.role_id = r.id
+     WHERE r.account_id = $1 GROUP BY r.account_id, r.id ORDER BY r.built_in IS NULL, r.created_at, lower(r.name)`,
     [accountId],
   );
   return rows.map(toRole);
@@ -171,8 +176,4 @@ export async function updateRole(db: Queryable, accountId: string, id: string, r
 export async function deleteRole(db: Queryable, accountId: string, id: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM user_roles WHERE id = $1 AND account_id = $2', [id, accountId]);
   return (rowCount ?? 0) > 0;
-}
-/** Whether a role id exists anywhere (a PUT with another account's role id must not create a duplicate id). */
-export async function roleIdTaken(db: Queryable, id: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM user_roles WHERE id = $1', [id])).rowCount !== 0;
 }

@@ -133,7 +133,6 @@ export function accountRoutes(router: Router, deps: Deps): void {
         }
         await repo.updateRole(db, principal.account.id, id, body);
       } else {
-        if (await repo.roleIdTaken(db, id)) return notInAccount('role');
         await repo.insertRole(db, principal.account.id, { id, name: body.name, builtIn: null, userType: body.userType, grants: body.grants });
       }
     } catch (error) {

@@ -10,6 +10,8 @@ import { ACCESS_TOKEN_TTL_SECONDS, ErrorCode, fail, ok, type Result } from '@gd/
 export interface AccessClaims {
   userId: string;
   accountId: string;
+  /** The session (refresh-token family) the token was issued in; checked against revoked sessions per request. */
+  sessionId?: string | undefined;
 }
 
 const ISSUER = 'growthdeck-api';
@@ -26,10 +28,10 @@ export function signJwt(secret: string, claims: Record<string, unknown>, ttlSeco
 }
 
 export function signAccessToken(secret: string, claims: AccessClaims, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
-  return Promise.resolve(signJwt(secret, { sub: claims.userId, acc: claims.accountId, typ: 'access' }, ttlSeconds));
+  return Promise.resolve(signJwt(secret, { sub: claims.userId, acc: claims.accountId, sid: claims.sessionId, typ: 'access' }, ttlSeconds));
 }
 
-interface Payload { sub?: unknown; acc?: unknown; typ?: unknown; iss?: unknown; exp?: unknown }
+interface Payload { sub?: unknown; acc?: unknown; sid?: unknown; typ?: unknown; iss?: unknown; exp?: unknown }
 
 export function verifyAccessToken(secret: string, token: string): Promise<Result<AccessClaims>> {
   return Promise.resolve(verifyAccessTokenSync(secret, token));
@@ -77,5 +79,5 @@ function verifySync(secret: string, token: string): Result<AccessClaims & { exp:
     return invalid;
   }
   if (payload.exp <= Math.floor(Date.now() / 1000)) return fail(ErrorCode.ACCESS_TOKEN_EXPIRED, 'Access token has expired');
-  return ok({ userId: payload.sub, accountId: payload.acc, exp: payload.exp });
+  return ok({ userId: payload.sub, accountId: payload.acc, sessionId: typeof payload.sid === 'string' ? payload.sid : undefined, exp: payload.exp });
 }

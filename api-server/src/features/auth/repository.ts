@@ -21,11 +21,30 @@ export async function claimRefresh(db: Queryable, tokenHash: Buffer): Promise<Re
   );
   return rows[0];
 }
+/**
+ * Revoke sessions (refresh-token families) and move their users' meta version in the same statement,
+ * so every process reloads the principal (and its revoked sessions) on the user's next request.
+ */
+async function revokeWhere(db: Queryable, where: string, params: unknown[]): Promise<void> {
+  await db.query(
+    `WITH revoked AS (UPDATE refresh_tokens SET revoked_at = now() WHERE revoked_at IS NULL AND ${where} RETURNING user_id)
+     UPDATE users SET meta_version = meta_version WHERE id IN (SELECT user_id FROM revoked)`,
+    params,
+  );
+}
 export async function revokeFamily(db: Queryable, familyId: string): Promise<void> {
-  await db.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId]);
+  await revokeWhere(db, 'family_id = $1', [familyId]);
 }
 export async function revokeAllForUser(db: Queryable, userId: string): Promise<void> {
-  await db.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  await revokeWhere(db, 'user_id = $1', [userId]);
+}
+/** Every session of the user but `keep` (a password change signs out the other devices). */
+export async function revokeOtherSessions(db: Queryable, userId: string, keep: string | undefined): Promise<void> {
+  await revokeWhere(db, 'user_id = $1 AND family_id IS DISTINCT FROM $2::uuid', [userId, keep ?? null]);
+}
+/** Every reset link of the user not used yet: once one was used, the older (and newer) ones are void. */
+export async function voidResetLinks(db: Queryable, userId: string): Promise<void> {
+  await db.query(`UPDATE one_time_tokens SET used_at = now() WHERE user_id = $1 AND purpose = 'reset_password' AND used_at IS NULL`, [userId]);
 }
 export async function findRefreshFamily(db: Queryable, tokenHash: Buffer): Promise<string | undefined> {
   return (await db.query<{ family_id: string }>('SELECT family_id FROM refresh_tokens WHERE token_hash = $1', [tokenHash])).rows[0]?.family_id;

@@ -15,6 +15,7 @@ import { provisionAccount } from '../accounts/provision.ts';
 import { burnVerify, hashPassword, setPassword, usedBefore, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import { randomToken, sha256 } from './secrets.ts';
+import { verifyAccessTokenSync } from './accessToken.ts';
 import { endSession, rotateSession, startSession } from './sessions.ts';
 
 /** Per IP, a looser bound than per e-mail, against spraying many addresses from one host. */
@@ -22,11 +23,28 @@ const LOGIN_MAX_FAILURES_PER_IP = 50;
 const RESET_TTL_SECONDS = 3600;
 export const INVITE_TTL_SECONDS = 7 * 24 * 3600;
 
+/** The session (refresh-token family) of the request's access token. */
+const sessionOf = (deps: Deps, req: Request) => {
+  const token = (req.cookies as Record<string, string | undefined>)[AUTH_COOKIES.access];
+  const claims = token ? verifyAccessTokenSync(deps.secret, token) : null;
+  return claims?.ok ? claims.value.sessionId : undefined;
+};
 const refreshCookie = (req: Request) => (req.cookies as Record<string, string | undefined>)[AUTH_COOKIES.refresh];
 const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
+/**
+ * The base of links mailed to people (password reset, invitations). Never taken from the request's
+ * Host header alone: anyone can forge it and have a victim mailed a real token that points at their
+ * own server. It is PUBLIC_URL; a request host listed in PUBLIC_HOSTS (one deployment answering on
+ * several domains) keeps PUBLIC_URL's scheme; without PUBLIC_URL, the address this process listens
+ * on (`npm start` and development, where that is the address people open).
+ */
 export function publicBaseUrl(deps: Deps, req: Request): string {
-  return (deps.config.PUBLIC_URL ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, '');
+  const configured = deps.config.PUBLIC_URL ?? deps.listenUrl ?? `http://${deps.config.HOST}:${deps.config.PORT}`;
+  const host = (req.get('host') ?? '').toLowerCase();
+  const allowed = (deps.config.PUBLIC_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const base = host && allowed.includes(host) ? `${new URL(configured).protocol}//${host}` : configured;
+  return base.replace(/\/+$/, '');
 }
 
 /** Creates a one-time auto-login link for a user (invitations). */
@@ -128,6 +146,7 @@ export function authRoutes(router: Router, deps: Deps): void {
       const consumed = await repo.consumeOneTime(client, 'reset_password', tokenHash);
       if (!consumed || consumed.used || consumed.expired) return invalid();
       await setPassword(client, consumed.user_id, passwordHash);
+      await repo.voidResetLinks(client, consumed.user_id);
       await repo.revokeAllForUser(client, consumed.user_id);
       await repo.clearFailures(client, (await findUserById(client, consumed.user_id))?.email ?? '');
       return ok({});
@@ -145,7 +164,7 @@ export function authRoutes(router: Router, deps: Deps): void {
     return ok({ user: toUser(user), redirect: found.redirect ?? '/user/welcome' });
   });
 
-  route(router, deps, 'changePassword', async ({ principal, body }) => {
+  route(router, deps, 'changePassword', async ({ principal, body, req }) => {
     const { user } = principal;
     // A user invited by link has no password yet: the current password is not asked for.
     if (user.password_hash && !(await verifyPassword(user.password_hash, body.currentPassword))) {
@@ -154,7 +173,13 @@ export function authRoutes(router: Router, deps: Deps): void {
     if (await usedBefore(db, user.id, body.newPassword)) {
       return fail(ErrorCode.PASSWORD_USED_BEFORE, 'Choose a password you have not used before', [{ path: 'newPassword', message: 'Used before' }]);
     }
-    await setPassword(db, user.id, await hashPassword(body.newPassword));
+    const passwordHash = await hashPassword(body.newPassword);
+    // This session stays signed in; every other one (other devices, a thief's) is signed out.
+    const session = sessionOf(deps, req);
+    await tx(db, async (client) => {
+      await setPassword(client, user.id, passwordHash);
+      await repo.revokeOtherSessions(client, user.id, session);
+    });
     return ok({});
   });
 }

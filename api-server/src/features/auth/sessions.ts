@@ -2,6 +2,12 @@
  * Sessions: a short-lived access token and a rotating refresh token, both in httpOnly cookies.
  * Refresh: each refresh token works once. Presenting a used one refuses the call (10029) and, after
  * a 10 s grace for two tabs refreshing at once, revokes the whole family (a stolen token is dead).
+ *
+ * A session is a refresh-token family; access tokens carry its id (`sid`). Revoking sessions
+ * (logout, reuse detection, a password change for the other sessions, a password reset for all)
+ * also moves the user's meta version, so the next request in any process reloads the principal,
+ * which lists the sessions revoked within the access-token lifetime: their access tokens stop
+ * working at once instead of up to 15 minutes later, with no extra query per request.
  */
 import { randomUUID } from 'node:crypto';
 import type { CookieOptions, Response } from 'express';
@@ -23,7 +29,7 @@ function cookieBase(deps: Deps): CookieOptions {
 export async function startSession(deps: Deps, db: Queryable, res: Response, user: { id: string; account_id: string }, familyId: string = randomUUID()): Promise<void> {
   const refresh = randomToken(32);
   await repo.insertRefresh(db, { userId: user.id, familyId, tokenHash: sha256(refresh), ttlSeconds: REFRESH_TOKEN_TTL_SECONDS });
-  const access = await signAccessToken(deps.secret, { userId: user.id, accountId: user.account_id });
+  const access = await signAccessToken(deps.secret, { userId: user.id, accountId: user.account_id, sessionId: familyId });
   const base = cookieBase(deps);
   res.cookie(AUTH_COOKIES.access, access, { ...base, path: '/', maxAge: ACCESS_TOKEN_TTL_SECONDS * 1000 });
   res.cookie(AUTH_COOKIES.refresh, refresh, { ...base, path: REFRESH_COOKIE_PATH, maxAge: REFRESH_TOKEN_TTL_SECONDS * 1000 });
