@@ -12,6 +12,7 @@ import { corsForWebApp, parseOrigins } from './http/cors.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { HttpFailure, sendKo } from './http/respond.ts';
+import { refuseUnstorableText } from './http/validate.ts';
 import { accountRoutes, metaRoute } from './features/accounts/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { appRoutes } from './features/apps/routes.ts';
@@ -49,10 +50,12 @@ export function createApp(deps: Deps): express.Express {
     next();
   });
   api.use(cookieParser());
+  api.use(refuseUnstorableText('url'));
   // The hottest call (every screen load): a GET with no body, so it comes before the body parser,
   // the CSRF check and the other routes' layers (measured: 112 -> 102 µs of server CPU per call).
   metaRoute(api, deps);
   api.use(express.json({ limit: JSON_LIMIT, type: ['application/json', 'application/*+json'] }));
+  api.use(refuseUnstorableText('body'));
   api.get('/health', (_req, res) => void res.json({ status: 'OK' }));
   api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
   api.use(csrfProtection(deps.secret));

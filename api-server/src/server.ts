@@ -4,8 +4,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { ErrorCode } from '@gd/shared';
 import { pino, type Logger } from 'pino';
 import { createApp } from './app.ts';
+import { ensurePartitionWindow, startPartitionMaintenance } from './features/ingest/partitions.ts';
 import type { Config } from './config.ts';
 import { startEmbeddedDb, type EmbeddedDb } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
@@ -44,17 +47,35 @@ export async function openDatabase(config: Config, log: Logger): Promise<{ db: D
   return { db, embedded };
 }
 
+/**
+ * Requests Node refuses before Express sees them (a request line or headers over 16 KB, a malformed
+ * request) get the error envelope too, instead of an empty 431 or 400.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({
+    status: 'KO', code: ErrorCode.MANDATORY,
+    message: tooLarge ? 'The address or the headers of this request are too large (at most 16 KB): send long values in the body' : 'Malformed HTTP request',
+  });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export async function startServer(config: Config, opts: { log?: Logger; worker?: boolean; mailSender?: MailSender } = {}): Promise<RunningServer> {
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
   const { db, embedded } = await openDatabase(config, log);
   const secret = await loadSigningSecret(db, config.JWT_SECRET);
+  await ensurePartitionWindow(db);
   const sender = opts.mailSender ?? createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
   const worker = opts.worker === false ? null : startMailWorker(db, sender, log);
   const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake() };
   const audiences = opts.worker === false ? null : startAudienceScheduler(deps);
+  const partitions = opts.worker === false ? null : startPartitionMaintenance(db, log);
   const jobs = opts.worker === false ? null : startBackgroundJobs(deps);
   const app = createApp(deps);
   const httpServer = http.createServer(app);
+  httpServer.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(config.PORT, config.HOST, () => resolve());
@@ -68,6 +89,7 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
       await new Promise<void>((resolve) => { httpServer.close(() => resolve()); httpServer.closeAllConnections(); });
       await worker?.stop();
       await audiences?.stop();
+      partitions?.stop();
       await jobs?.stop();
       await db.end();
       await embedded?.stop();

@@ -12,6 +12,7 @@ import { startAudienceScheduler } from './features/segments/refresh.ts';
 import { loadSigningSecret } from './features/auth/secrets.ts';
 import { startBackgroundJobs } from './jobs/start.ts';
 import { keepServing } from './processGuard.ts';
+import { ensurePartitionWindow, startPartitionMaintenance } from './features/ingest/partitions.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
@@ -24,12 +25,16 @@ const { db } = await openDatabase(config, log);
 const mail = startMailWorker(db, createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log }), log);
 // Segment audiences due for their periodic refresh (documents as stored: no sync server here).
 const audiences = startAudienceScheduler({ db, log });
+// Monthly partitions made ahead (ingestion never creates tables).
+await ensurePartitionWindow(db);
+const partitions = startPartitionMaintenance(db, log);
 // Imports and exports (durable jobs, leased rows; see jobs/runner.ts).
 const jobs = startBackgroundJobs({ db, log, config, secret: await loadSigningSecret(db, config.JWT_SECRET) });
 log.info('worker started');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    partitions.stop();
     void Promise.all([mail.stop(), audiences.stop(), jobs.stop()]).then(() => db.end()).then(() => process.exit(0));
   });
 }

@@ -101,6 +101,8 @@ export interface Failure {
   code: ErrorCodeValue;
   message: string;
   details?: FieldIssue[];
+  /** The HTTP status when the code's own does not fit: a state conflict (409), a dependency down (503). */
+  httpStatus?: number;
 }
 export interface FieldIssue {
   path: string;
@@ -111,3 +113,10 @@ export type Result<T> = { ok: true; value: T } | Failure;
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = (code: ErrorCodeValue, message: string, details?: FieldIssue[]): Failure =>
   details ? { ok: false, code, message, details } : { ok: false, code, message };
+/**
+ * The request does not fit the thing's current state (stopping a journey that is not live, refreshing
+ * an audience being refreshed): the catalogue's generic code, answered as HTTP 409, never 500.
+ */
+export const conflict = (message: string): Failure => ({ ok: false, code: ErrorCode.GENERIC, message, httpStatus: 409 });
+/** A service this one needs is not reachable, or a query ran out of time: try again (HTTP 503). */
+export const unavailable = (message: string): Failure => ({ ok: false, code: ErrorCode.GENERIC, message, httpStatus: 503 });

@@ -25,6 +25,36 @@ export const StrongPassword = z
     message: `Password needs at least ${PASSWORD_MIN_LENGTH} characters, an upper-case and a lower-case letter, a digit and a special character`,
   });
 
+/** No NUL character and no unpaired UTF-16 surrogate: text Postgres can store (it refuses both). */
+export function isStorableText(s: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+}
+
+/**
+ * Where a request value holds text Postgres cannot store (`isStorableText`), object keys included:
+ * the path of the first such string ('' for the value itself), or null when there is none.
+ */
+export function unstorableTextAt(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorableTextAt(value[i], path ? `${path}.${i}` : String(i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (!isStorableText(key)) return at;
+      const found = unstorableTextAt(inner, at);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
 export const DATE_FORMAT = 'YYYY-MM-DD';
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 export function isDateString(s: string): boolean {

@@ -21,10 +21,13 @@ function request(method: string, path: string, headers: Record<string, string>):
   });
 }
 
+/** The API behind a TLS-terminating proxy on loopback (trusted), as deployed. */
+const tls = { 'x-forwarded-proto': 'https' };
+
 describe('CORS for the web app on another host', () => {
   it('answers the preflight of the page host behind the ws. prefix, with credentials', async () => {
     const res = await request('OPTIONS', '/user/meta', {
-      host: 'ws.app.example.com', origin: 'https://app.example.com',
+      host: 'ws.app.example.com', origin: 'https://app.example.com', ...tls,
       'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type, x-csrf-token, x-api-version',
     });
     expect(res.status).toBe(204);
@@ -36,7 +39,7 @@ describe('CORS for the web app on another host', () => {
   });
 
   it('marks the actual answer readable by that origin (and only that one)', async () => {
-    const res = await request('GET', '/auth/csrf', { host: 'ws.app.example.com', origin: 'https://app.example.com' });
+    const res = await request('GET', '/auth/csrf', { host: 'ws.app.example.com', origin: 'https://app.example.com', ...tls });
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(res.headers.vary).toMatch(/origin/i);
@@ -51,5 +54,15 @@ describe('CORS for the web app on another host', () => {
     expect(preflight.status).toBe(403);
     expect(JSON.parse(preflight.body)).toMatchObject({ status: 'KO', code: 10004 });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('never gives an http:// page the session of an API served over https', async () => {
+    const res = await request('GET', '/auth/csrf', { host: 'ws.app.example.com', origin: 'http://app.example.com', ...tls });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await request('OPTIONS', '/user/meta', { host: 'ws.app.example.com', origin: 'http://app.example.com', 'access-control-request-method': 'GET', ...tls });
+    expect(preflight.status).toBe(403);
+    // The same page over plain http, to an API itself on plain http (development): allowed.
+    const plain = await request('GET', '/auth/csrf', { host: 'ws.app.example.com', origin: 'http://app.example.com' });
+    expect(plain.headers['access-control-allow-origin']).toBe('http://app.example.com');
   });
 });

@@ -6,7 +6,7 @@ describe('CORS origins for the web app', () => {
 
   it('allows the page host that the ws. prefix turns into the API host', () => {
     expect(isAllowedOrigin('https://app.example.com', 'ws.app.example.com', none)).toBe(true);
-    expect(isAllowedOrigin('http://localhost:5173', 'ws.localhost:5173', none)).toBe(true);
+    expect(isAllowedOrigin('http://localhost:5173', 'ws.localhost:5173', none, 'http')).toBe(true);
     expect(isAllowedOrigin('https://APP.example.com', 'WS.app.example.com', none)).toBe(true);
   });
 
@@ -17,6 +17,14 @@ describe('CORS origins for the web app', () => {
     expect(isAllowedOrigin('https://example.com', 'ws.app.example.com', none)).toBe(false);
     expect(isAllowedOrigin('null', 'ws.app.example.com', none)).toBe(false);
     expect(isAllowedOrigin('file:///etc/passwd', 'ws.app.example.com', none)).toBe(false);
+  });
+
+  it('never lets an http:// page use the session of an API served over https (scheme must match)', () => {
+    expect(isAllowedOrigin('http://app.example.com', 'ws.app.example.com', none, 'https')).toBe(false);
+    expect(isAllowedOrigin('https://app.example.com', 'ws.app.example.com', none, 'https')).toBe(true);
+    expect(isAllowedOrigin('http://app.example.com', 'ws.app.example.com', none, 'http')).toBe(true);
+    // An explicitly listed origin is the operator's choice.
+    expect(isAllowedOrigin('http://localhost:5173', 'api.example.com', parseOrigins('http://localhost:5173'), 'https')).toBe(true);
     expect(isAllowedOrigin('https://app.example.com', undefined, none)).toBe(false);
   });
 

@@ -5,8 +5,10 @@
  * never `*`, with `Access-Control-Allow-Credentials`.
  *
  * Allowed origins: one whose host, with `ws.` in front, is the host the request was sent to (the
- * derivation the client makes, read backwards), and those listed in CORS_ORIGINS (comma-separated,
- * for an API base URL given by the override). A request from any other origin gets no CORS headers,
+ * derivation the client makes, read backwards) over the same scheme as the request, and those listed
+ * in CORS_ORIGINS (comma-separated, for an API base URL given by the override). The scheme must
+ * match: an API served over https never gives credentialed access to an `http://` page (anyone on
+ * the network path could inject script into that page and use the person's session). A request from any other origin gets no CORS headers,
  * so the browser keeps the answer from the page; its preflight is refused with 403 and code 10004.
  * Same-origin requests (no Origin header, or the API's own origin) are untouched. The ingestion API
  * has its own, open CORS (app keys, no cookies) and is mounted before this.
@@ -34,7 +36,7 @@ export function parseOrigins(setting: string | undefined): Set<string> {
  * Pure: may a page of `origin` call this API, reached at `requestHost` (the Host header, with its
  * port)? True for the listed origins and for a page host that the `ws.` prefix turns into ours.
  */
-export function isAllowedOrigin(origin: string, requestHost: string | undefined, listed: ReadonlySet<string>): boolean {
+export function isAllowedOrigin(origin: string, requestHost: string | undefined, listed: ReadonlySet<string>, requestProtocol = 'https'): boolean {
   let url: URL;
   try {
     url = new URL(origin);
@@ -43,7 +45,7 @@ export function isAllowedOrigin(origin: string, requestHost: string | undefined,
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
   if (listed.has(url.origin)) return true;
-  return !!requestHost && `ws.${url.host}`.toLowerCase() === requestHost.toLowerCase();
+  return !!requestHost && url.protocol === `${requestProtocol}:` && `ws.${url.host}`.toLowerCase() === requestHost.toLowerCase();
 }
 
 export function corsForWebApp(listed: ReadonlySet<string>) {
@@ -53,7 +55,7 @@ export function corsForWebApp(listed: ReadonlySet<string>) {
     const sameOrigin = !origin || origin === `${req.protocol}://${host}`;
     if (sameOrigin) return next();
     res.vary('Origin');
-    const allowed = isAllowedOrigin(origin, host, listed);
+    const allowed = isAllowedOrigin(origin, host, listed, req.protocol);
     if (allowed) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Access-Control-Allow-Credentials', 'true');

@@ -98,7 +98,7 @@ export function sendKo(res: Response, code: ErrorCodeValue, message: string, det
 }
 
 export function sendFailure(res: Response, failure: Failure): void {
-  sendKo(res, failure.code, failure.message, failure.details);
+  sendKo(res, failure.code, failure.message, failure.details, failure.httpStatus);
 }
 
 /** A failure thrown from middleware, caught by the error handler and sent as KO. */

@@ -1,6 +1,8 @@
 /** The signed-in user's meta, profile and account; account users; account roles (/user-roles). */
 import type { Router } from 'express';
-import { BUILT_IN_ROLES, ErrorCode, can, disallowedFor, fail, ok, type BuiltInRole } from '@gd/shared';
+import {
+  BUILT_IN_ROLES, ErrorCode, can, disallowedFor, fail, ok, type BuiltInRole, conflict,
+} from '@gd/shared';
 import type { Deps } from '../../http/context.ts';
 import { accountSubject, route } from '../../http/endpoint.ts';
 import { serialise } from '../../http/respond.ts';
@@ -148,7 +150,7 @@ export function accountRoutes(router: Router, deps: Deps): void {
     const role = isUuid(id) ? await repo.findRole(db, principal.account.id, id) : undefined;
     if (!role) return notInAccount('role');
     if (role.builtIn) return fail(ErrorCode.NO_PERMISSION, 'Built-in roles cannot be deleted');
-    if (role.userCount > 0) return fail(ErrorCode.GENERIC, `This role still has ${role.userCount} user(s); give them another role first`);
+    if (role.userCount > 0) return conflict(`This role still has ${role.userCount} user(s); give them another role first`);
     await repo.deleteRole(db, principal.account.id, id);
     return ok({});
   });

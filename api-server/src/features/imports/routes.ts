@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import {
-  ErrorCode, IMPORT_LIMITS, fail, ok, type FieldIssue, type ImportConfig, type ImportSourceInput,
+  ErrorCode, IMPORT_LIMITS, fail, ok, type FieldIssue, type ImportConfig, type ImportSourceInput, conflict,
 } from '@gd/shared';
 import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
@@ -24,7 +24,7 @@ import { sealSecrets } from './secretBox.ts';
 const noTask = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this import task');
 const noIntegration = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this integration');
 const invalid = (details: FieldIssue[]) => fail(ErrorCode.MANDATORY, details.map((d) => d.message).join('; '), details);
-const busy = () => fail(ErrorCode.GENERIC, 'The import is running; wait for it to end (or delete it)');
+const busy = () => conflict('The import is running; wait for it to end (or delete it)');
 
 /** The stored config: the source without its write-only parts. */
 function configOf(source: ImportSourceInput): ImportConfig {

@@ -63,14 +63,14 @@ describe('ingestion batches', () => {
 
   it('keeps late event times and clamps far-future ones', async () => {
     const app = await freshApp();
-    const late = event('late', { time: '2024-02-03T10:00:00Z' });
+    const late = event('late', { time: '2025-02-03T10:00:00Z' });
     const future = event('future', { time: Date.now() + 3 * 86_400_000 });
     const answer = await ingest(api, app.appKey, 'ingestBatch', { device: device(), events: [late, future] });
     const clamped = answer.body.clamped as { id: string; time: string }[];
     expect(clamped.map((c) => c.id)).toEqual([future.id]);
     const rows = await api.deps.db.query<{ name: string; event_time: Date; received_at: Date }>('SELECT name, event_time, received_at FROM events WHERE app_id = $1', [app.id]);
     const byName = Object.fromEntries(rows.rows.map((r) => [r.name, r]));
-    expect(byName.late?.event_time.toISOString()).toBe('2024-02-03T10:00:00.000Z');
+    expect(byName.late?.event_time.toISOString()).toBe('2025-02-03T10:00:00.000Z');
     expect(byName.future?.event_time.getTime()).toBe(byName.future?.received_at.getTime());
     // The device was last seen at its latest event (here the clamped one), not whenever a batch arrives.
     const seen = await api.deps.db.query<{ last_seen_at: Date }>('SELECT last_seen_at FROM devices WHERE app_id = $1', [app.id]);
@@ -78,7 +78,70 @@ describe('ingestion batches', () => {
     const lateOnly = await freshApp();
     await ingest(api, lateOnly.appKey, 'ingestBatch', { device: device(), events: [late] });
     const lateSeen = await api.deps.db.query<{ last_seen_at: Date }>('SELECT last_seen_at FROM devices WHERE app_id = $1', [lateOnly.id]);
-    expect(lateSeen.rows[0]?.last_seen_at.toISOString()).toBe('2024-02-03T10:00:00.000Z');
+    expect(lateSeen.rows[0]?.last_seen_at.toISOString()).toBe('2025-02-03T10:00:00.000Z');
+  });
+
+  it('refuses, one by one, events with text Postgres cannot store, storing the good ones (never a retry code)', async () => {
+    const app = await freshApp();
+    const bad = [
+      event('nul_name\u0000'), event('lone', { properties: { note: 'half \ud83d' } }), event('lowkey', { properties: { ['k\udc00']: 1 } }),
+      event('nested', { properties: { list: ['ok', 'b\u0000d'] } }), event('src', { source: 'ad\u0000net' }), event('camp', { campaign: '\udfff' }),
+      event('ancient', { time: '0999-06-01T00:00:00Z' }),
+    ];
+    const good = [event('fine', { properties: { mood: '😀 ok' } }), event('also_fine')];
+    const answer = await ingest(api, app.appKey, 'ingestBatch', { device: device(), events: [good[0], ...bad, good[1]] });
+    expect(answer.httpStatus).toBe(200);
+    expect(answer.body.accepted).toEqual(good.map((e) => e.id));
+    const rejected = answer.body.rejected as { index: number; reason: string }[];
+    expect(rejected.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    for (const r of rejected.slice(0, 6)) expect(r.reason).toMatch(/NUL character or an unpaired surrogate/);
+    expect(rejected[6]?.reason).toMatch(/^time: earlier than/);
+    expect(await count('SELECT count(*) AS n FROM events WHERE app_id = $1', [app.id])).toBe(2);
+  });
+
+  it('refuses a device, identify or profile call with such text as a whole (4xx, never 5xx)', async () => {
+    const app = await freshApp();
+    const answers = [
+      await ingest(api, app.appKey, 'ingestBatch', { device: { ...device(), model: 'Pixel\u0000' }, events: [event('x')] }),
+      await ingest(api, app.appKey, 'ingestIdentify', { device: device(), customerId: 'c\ud800' }),
+      await ingest(api, app.appKey, 'ingestProfile', { device: device(), profile: { city: 'Ma\u0000drid' } }),
+      await ingest(api, app.appKey, 'ingestProfile', { device: device(), profile: { attributes: { ['k\u0000']: 'v' } } }),
+      await ingest(api, app.appKey, 'ingestProfile', { device: device(), tags: { plan: 'gold\udc00' } }),
+      await ingest(api, app.appKey, 'ingestProfile', { device: device(), profile: { birthday: '0999-01-01' } }),
+    ];
+    for (const a of answers) expect([a.httpStatus, a.body.status, a.body.code]).toEqual([400, 'KO', ErrorCode.MANDATORY]);
+  });
+
+  it('refuses event times more than two years before the app was created, and never creates a table for a request', async () => {
+    const app = await freshApp();
+    const tables = async () => count(`SELECT count(*) AS n FROM pg_class WHERE relkind IN ('r', 'p')`, []);
+    const before = await tables();
+    const created = new Date((await api.deps.db.query<{ created_at: Date }>('SELECT created_at FROM apps WHERE id = $1', [app.id])).rows[0]!.created_at);
+    const edge = new Date(created.getTime() - INGEST_LIMITS.pastToleranceMs);
+    const events = [
+      event('too_old', { time: new Date(edge.getTime() - 1000).toISOString() }),
+      event('oldest_kept', { time: new Date(edge.getTime() + 60_000).toISOString() }),
+      ...Array.from({ length: 23 }, (_, i) => event(`month_${i}`, { time: new Date(Date.now() - i * 31 * 86_400_000).toISOString() })),
+    ];
+    const answer = await ingest(api, app.appKey, 'ingestBatch', { device: device(), events });
+    expect((answer.body.rejected as { id: string }[]).map((r) => r.id)).toEqual([events[0]!.id]);
+    expect(answer.body.accepted).toHaveLength(24);
+    expect(await tables()).toBe(before);
+    // Kept all the same: the months without their own partition are in the DEFAULT one.
+    expect(await count('SELECT count(*) AS n FROM events WHERE app_id = $1', [app.id])).toBe(24);
+    expect(await count('SELECT count(*) AS n FROM events_default WHERE app_id = $1', [app.id])).toBeGreaterThan(0);
+  });
+
+  it('rate-limits unknown app keys per address, before looking them up', async () => {
+    const limited = await startTestApi();
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 30; i++) codes.push((await ingest(limited, `gd_guess_${i}`, 'ingestBatch', { device: device(), events: [] })).httpStatus);
+      expect(codes.slice(0, 15).every((c) => c === 401)).toBe(true);
+      expect(codes.slice(-5).every((c) => c === 429)).toBe(true);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('refuses a missing, wrong or other app key, and never writes across apps', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INGEST_LIMITS } from '@gd/shared';
-import { monthsOf, prepareEvents, prepareInteractions } from './prepare.ts';
+import { earliestFor, prepareEvents, prepareInteractions } from './prepare.ts';
 import { TokenBuckets } from './rateLimit.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -43,9 +43,31 @@ describe('prepareEvents', () => {
   });
 });
 
-describe('monthsOf', () => {
-  it('lists the UTC months once, in order', () => {
-    expect(monthsOf([new Date('2026-03-31T23:59:59Z'), new Date('2026-01-01T00:00:00Z'), new Date('2026-03-01T00:00:00Z')])).toEqual(['2026-01', '2026-03']);
+describe('event times and storable text', () => {
+  const now = new Date('2026-11-24T12:00:00Z');
+  const earliest = earliestFor(new Date('2026-06-01T00:00:00Z'));
+  it('refuses times earlier than two years before the app was created, on their own', () => {
+    expect(earliest.toISOString()).toBe('2024-06-01T00:00:00.000Z');
+    const out = prepareEvents([
+      { id: 'old', name: 'x', time: '2024-05-31T23:59:59Z' }, { id: 'year999', name: 'x', time: '0999-01-01T00:00:00Z' },
+      { id: 'epoch', name: 'x', time: 0 }, { id: 'ok', name: 'x', time: '2024-06-01T00:00:00Z' },
+    ], { now, earliest });
+    expect(out.rows.map((r) => r.clientId)).toEqual(['ok']);
+    expect(out.rejected.map((r) => [r.id, r.code])).toEqual([['old', 10001], ['year999', 10001], ['epoch', 10001]]);
+    expect(out.rejected[0]?.reason).toMatch(/^time: earlier than 2024-06-01/);
+  });
+  it.each([
+    ['a NUL in the name', { name: 'a\u0000b' }], ['a lone high surrogate in a property value', { properties: { k: 'x\ud800' } }],
+    ['a lone low surrogate in a property key', { properties: { ['k\udc00']: 1 } }], ['a NUL in a nested list value', { properties: { k: ['a', 'b\u0000'] } }],
+    ['a NUL in the source', { source: 'ad\u0000net' }], ['a NUL in the id', { id: 'id\u0000' }],
+  ])('refuses an event with %s, keeping the good ones', (_what, patch) => {
+    const out = prepareEvents([{ id: 'good', name: 'x', time: now.toISOString() }, { id: 'bad', name: 'x', time: now.toISOString(), ...patch }], { now });
+    expect(out.rows.map((r) => r.clientId)).toEqual(['good']);
+    expect(out.rejected[0]?.reason).toMatch(/NUL character or an unpaired surrogate/);
+  });
+  it('keeps paired surrogates (emoji)', () => {
+    const out = prepareEvents([{ id: 'e', name: 'x', time: now.toISOString(), properties: { mood: '😀' } }], { now });
+    expect(out.rows).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Pure preparation of an ingestion batch: each event and interaction is validated on its own, so a
  * bad one is refused with a reason while the others go on; repeated ids inside one batch count as
- * duplicates; far-future times are clamped to the receive time and reported; late times are kept.
+ * duplicates; far-future times are clamped to the receive time and reported; late times are kept,
+ * back to `earliest` (the app's creation minus INGEST_LIMITS.pastToleranceMs): older ones are refused.
  */
 import {
   ErrorCode, INGEST_LIMITS, IngestEvent, IngestInteraction, eventNameProblem, type RejectedItem,
@@ -42,11 +43,12 @@ const idOf = (raw: unknown): string | null => {
   return typeof id === 'string' ? id.slice(0, INGEST_LIMITS.maxIdLength * 2) : null;
 };
 
-function reasonOf(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+function reasonOf(issues: readonly { path: PropertyKey[]; message: string; issues?: readonly { message: string }[] }[]): string {
   const first = issues[0];
   if (!first) return 'Invalid';
   const where = first.path.length ? `${first.path.map(String).join('.')}: ` : '';
-  return `${where}${first.message}`;
+  // A refused record key says why (zod answers "Invalid key in record" and keeps the reason inside).
+  return `${where}${first.issues?.[0]?.message ?? first.message}`;
 }
 
 /** Event time: kept when in the past (late events), clamped when too far ahead of `now`. */
@@ -56,9 +58,15 @@ function timeOf(raw: string | number, now: Date): { time: Date; clamped: boolean
   return { time, clamped: false };
 }
 
+/** What bounds accepted times: the receive time, and the earliest time accepted. */
+export interface TimeBounds { now: Date; earliest?: Date | undefined }
+
+/** The earliest event time an app accepts (see INGEST_LIMITS.pastToleranceMs). */
+export const earliestFor = (appCreatedAt: Date): Date => new Date(appCreatedAt.getTime() - INGEST_LIMITS.pastToleranceMs);
+
 function prepareAll<Row extends { clientId: string; time: Date }>(
   items: readonly unknown[],
-  now: Date,
+  { now, earliest }: TimeBounds,
   parse: (raw: unknown) => { ok: true; row: Row; rawTime: string | number } | { ok: false; reason: string },
 ): Prepared<Row> {
   const out: Prepared<Row> = { rows: [], repeated: [], rejected: [], clamped: [] };
@@ -76,6 +84,10 @@ function prepareAll<Row extends { clientId: string; time: Date }>(
     }
     seen.add(row.clientId);
     const { time, clamped } = timeOf(parsed.rawTime, now);
+    if (earliest && time.getTime() < earliest.getTime()) {
+      out.rejected.push({ index, id: row.clientId, code: ErrorCode.MANDATORY, reason: `time: earlier than ${earliest.toISOString()} (two years before the app was created)` });
+      return;
+    }
     row.time = time;
     if (clamped) out.clamped.push({ id: row.clientId, time: time.toISOString() });
     out.rows.push(row);
@@ -83,8 +95,8 @@ function prepareAll<Row extends { clientId: string; time: Date }>(
   return out;
 }
 
-export function prepareEvents(items: readonly unknown[], now: Date): Prepared<EventRow> {
-  return prepareAll(items, now, (raw) => {
+export function prepareEvents(items: readonly unknown[], bounds: Date | TimeBounds): Prepared<EventRow> {
+  return prepareAll(items, bounds instanceof Date ? { now: bounds } : bounds, (raw) => {
     const parsed = IngestEvent.safeParse(raw);
     if (!parsed.success) return { ok: false, reason: reasonOf(parsed.error.issues) };
     const e = parsed.data;
@@ -106,8 +118,8 @@ export function prepareEvents(items: readonly unknown[], now: Date): Prepared<Ev
   });
 }
 
-export function prepareInteractions(items: readonly unknown[], now: Date): Prepared<InteractionRow> {
-  return prepareAll(items, now, (raw) => {
+export function prepareInteractions(items: readonly unknown[], bounds: Date | TimeBounds): Prepared<InteractionRow> {
+  return prepareAll(items, bounds instanceof Date ? { now: bounds } : bounds, (raw) => {
     const parsed = IngestInteraction.safeParse(raw);
     if (!parsed.success) return { ok: false, reason: reasonOf(parsed.error.issues) };
     const i = parsed.data;
@@ -120,11 +132,4 @@ export function prepareInteractions(items: readonly unknown[], now: Date): Prepa
       },
     };
   });
-}
-
-/** UTC month starts covered by these times (for creating partitions on demand). */
-export function monthsOf(times: readonly Date[]): string[] {
-  const months = new Set<string>();
-  for (const t of times) months.add(`${t.getUTCFullYear()}-${String(t.getUTCMonth() + 1).padStart(2, '0')}`);
-  return [...months].sort();
 }

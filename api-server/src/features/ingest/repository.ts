@@ -9,14 +9,14 @@ import { builtInEventName, type DeviceContext } from '@gd/shared';
 import { statement, type Queryable } from '../../db/pool.ts';
 import type { EventRow, InteractionRow } from './prepare.ts';
 
-export interface IngestApp { id: string; accountId: string; timezone: string }
+export interface IngestApp { id: string; accountId: string; timezone: string; createdAt: Date }
 
 export async function findAppByKey(db: Queryable, key: string): Promise<IngestApp | null> {
-  const { rows } = await db.query<{ id: string; account_id: string; timezone: string }>(
-    statement('ingest_app_by_key', 'SELECT id, account_id, timezone FROM apps WHERE app_key = $1', [key]),
+  const { rows } = await db.query<{ id: string; account_id: string; timezone: string; created_at: Date }>(
+    statement('ingest_app_by_key_v2', 'SELECT id, account_id, timezone, created_at FROM apps WHERE app_key = $1', [key]),
   );
   const row = rows[0];
-  return row ? { id: row.id, accountId: row.account_id, timezone: row.timezone } : null;
+  return row ? { id: row.id, accountId: row.account_id, timezone: row.timezone, createdAt: row.created_at } : null;
 }
 
 export async function ensureMonthPartitions(db: Queryable, from: Date, to: Date): Promise<void> {

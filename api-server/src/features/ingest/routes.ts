@@ -15,12 +15,12 @@ import type { Deps } from '../../http/context.ts';
 import { sendFailure, sendKo, sendOk } from '../../http/respond.ts';
 import { parseWith } from '../../http/validate.ts';
 import { retryingTx, type DbClient } from '../../db/pool.ts';
-import { monthsOf, prepareEvents, prepareInteractions } from './prepare.ts';
+import { earliestFor, prepareEvents, prepareInteractions } from './prepare.ts';
 import {
-  ensureMonthPartitions, findAppByKey, insertInteractions, recordEventNames, upsertDevice, writeBatch, type IngestApp,
+  findAppByKey, insertInteractions, recordEventNames, upsertDevice, writeBatch, type IngestApp,
 } from './repository.ts';
 import { identify, setTags, updateProfile } from './profiles.ts';
-import { TokenBuckets } from './rateLimit.ts';
+import { TokenBuckets, UNKNOWN_KEY_LIMIT } from './rateLimit.ts';
 
 const KEY_CACHE_MS = 10_000;
 /** Deadlock, serialization failure, or a unique key (a customer id) taken by a concurrent identify. */
@@ -42,9 +42,13 @@ export interface IngestOptions {
 export function ingestRouter(deps: Deps, options: IngestOptions): Router {
   const router = express.Router();
   const keys = new Map<string, { app: IngestApp | null; until: number }>();
-  const partitions = new Set<string>();
   const knownNames = new Map<string, Set<string>>();
   const buckets = new TokenBuckets({ perSecond: options.ratePerSecond, burst: options.rateBurst });
+  const unknownKeys = new TokenBuckets(UNKNOWN_KEY_LIMIT);
+  const throttled = (res: Response, wait: number, what: string) => {
+    res.setHeader('Retry-After', String(wait));
+    sendKo(res, ErrorCode.NO_PERMISSION, `Rate limit ${what} exceeded: retry later`, undefined, 429);
+  };
 
   router.use((req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -72,26 +76,23 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     return { ok: true, value: cached.app };
   }
 
-  async function ensurePartitions(times: Date[]): Promise<void> {
-    const missing = monthsOf(times).filter((m) => !partitions.has(m));
-    if (missing.length === 0) return;
-    const first = missing[0] as string, last = missing[missing.length - 1] as string;
-    await ensureMonthPartitions(deps.db, new Date(`${first}-01T00:00:00Z`), new Date(`${last}-01T00:00:00Z`));
-    for (const m of missing) partitions.add(m);
-  }
-
   /** One endpoint: key, rate limit, body schema, then `work` in a transaction retried on a lost race. */
   function handle<S extends z.ZodType, T>(name: 'ingestBatch' | 'ingestIdentify' | 'ingestProfile', schema: S,
     work: (app: IngestApp, body: z.output<S>, req: Request) => Promise<Result<T>>) {
     router.post(endpoints[name].path.replace('/ingest', ''), async (req: Request, res: Response) => {
       try {
+        const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+        const known = keys.get(req.get(APP_KEY_HEADER) ?? '')?.app;
+        // An address that keeps sending unknown keys waits before any more of its keys are looked up.
+        const blocked = known ? 0 : unknownKeys.peek(address);
+        if (blocked > 0) return throttled(res, blocked, 'for unknown app keys from this address');
         const app = await appFor(req);
-        if (!app.ok) return sendFailure(res, app);
-        const wait = buckets.take(app.value.id);
-        if (wait > 0) {
-          res.setHeader('Retry-After', String(wait));
-          return sendKo(res, ErrorCode.NO_PERMISSION, 'Rate limit of this app key exceeded: retry later', undefined, 429);
+        if (!app.ok) {
+          unknownKeys.take(address);
+          return sendFailure(res, app);
         }
+        const wait = buckets.take(app.value.id);
+        if (wait > 0) return throttled(res, wait, 'of this app key');
         const body = parseWith(schema, req.body ?? {});
         if (!body.ok) return sendFailure(res, body);
         const result = await work(app.value, body.value, req);
@@ -108,9 +109,10 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
 
   handle('ingestBatch', IngestBatch, async (app, body, req) => {
     const receivedAt = new Date();
-    const events = prepareEvents(body.events, receivedAt);
-    const interactions = prepareInteractions(body.interactions, receivedAt);
-    await ensurePartitions([...events.rows.map((r) => r.time), ...interactions.rows.map((r) => r.time)]);
+    // Months have their partitions made ahead by a job (partitions.ts); a request never creates tables.
+    const bounds = { now: receivedAt, earliest: earliestFor(app.createdAt) };
+    const events = prepareEvents(body.events, bounds);
+    const interactions = prepareInteractions(body.interactions, bounds);
     const names = knownNames.get(app.id) ?? new Set<string>();
     knownNames.set(app.id, names);
     const newNames = [...new Set(events.rows.map((r) => r.name))].filter((n) => !isBuiltInEvent(n) && !names.has(n));

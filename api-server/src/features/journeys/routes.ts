@@ -3,8 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import * as Y from 'yjs';
 import {
-  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName,
-  validateJourney, type JourneySummary, type PermissionKey, type PermissionSubject,
+  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable,
 } from '@gd/shared';
 import type { Deps, Principal } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
@@ -124,7 +123,7 @@ export function journeyRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'launchJourney', async ({ app, principal, subject, params }) => {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.launch', row)) return notFound();
-    if (!deps.liveDocs) return fail(ErrorCode.GENERIC, 'The sync server is not reachable; try again');
+    if (!deps.liveDocs) return unavailable('The sync server is not reachable; try again');
     const state = await deps.liveDocs.read(row.doc_name);
     const doc = new Y.Doc();
     Y.applyUpdate(doc, state);
@@ -157,7 +156,7 @@ export function journeyRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'stopJourney', async ({ app, principal, subject, params }) => {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.stop', row)) return notFound();
-    if (row.status !== 'live') return fail(ErrorCode.GENERIC, 'Only a live journey can be stopped');
+    if (row.status !== 'live') return conflict('Only a live journey can be stopped');
     await repo.updateJourney(db, row.id, { status: 'stopped' });
     await repo.recordEvent(db, row.id, 'stopped', principal.user.id, row.live_version ?? undefined);
     const updated = await repo.findJourney(db, app.id, row.id);

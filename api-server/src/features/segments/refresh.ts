@@ -13,7 +13,9 @@
  * a queue library: it runs unchanged on embedded PGlite.
  */
 import type { Logger } from 'pino';
-import { ErrorCode, SEGMENT_LIMITS, Segment, fail, ok, type Result } from '@gd/shared';
+import {
+  ErrorCode, SEGMENT_LIMITS, Segment, fail, ok, type Result, conflict,
+} from '@gd/shared';
 import { tx, type Db } from '../../db/pool.ts';
 import type { LiveDocReader } from '../journeys/liveDocs.ts';
 import { compileFor, describeProblems, errorNameOf, readSegmentDocument } from './definition.ts';
@@ -74,8 +76,8 @@ export async function refreshNow(deps: RefreshDeps, appId: string, audienceId: s
   if (!(await repo.claimRefresh(deps.db, audienceId))) {
     const row = await repo.findAudience(deps.db, appId, audienceId);
     if (!row) return fail(ErrorCode.NO_PERMISSION, 'No permission for this audience');
-    if (row.status === 'inactive') return fail(ErrorCode.GENERIC, 'The audience is inactive; activate it to refresh it');
-    return fail(ErrorCode.GENERIC, 'The audience is being refreshed already; try again when it is ready');
+    if (row.status === 'inactive') return conflict('The audience is inactive; activate it to refresh it');
+    return conflict('The audience is being refreshed already; try again when it is ready');
   }
   const claimed = await repo.findAudience(deps.db, appId, audienceId);
   if (!claimed) return fail(ErrorCode.NO_PERMISSION, 'No permission for this audience');

@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response, Router } from 'express';
 import {
-  ErrorCode, SEGMENT_LIMITS, audienceRulesToSegment, can, docName, fail, normalizeSegment, ok, type AudienceSourceInput,
-  type PermissionKey, type PermissionSubject, type Result, type Segment,
+  ErrorCode, SEGMENT_LIMITS, audienceRulesToSegment, can, docName, fail, normalizeSegment, ok, type AudienceSourceInput, type PermissionKey, type PermissionSubject, type Result, type Segment, conflict, unavailable,
 } from '@gd/shared';
 import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
@@ -118,8 +117,8 @@ export function segmentRoutes(router: Router, deps: Deps): void {
     } catch (error) {
       if (!(error instanceof EstimateStopped)) throw error;
       return error.reason === 'timeout'
-        ? fail(ErrorCode.GENERIC, `The estimate took longer than ${SEGMENT_LIMITS.estimateTimeoutMs / 1000} s; narrow the segment or try again`)
-        : fail(ErrorCode.GENERIC, 'The estimate was cancelled');
+        ? unavailable(`The estimate took longer than ${SEGMENT_LIMITS.estimateTimeoutMs / 1000} s; narrow the segment or try again`)
+        : unavailable('The estimate was cancelled');
     }
   });
 
@@ -179,7 +178,7 @@ export function segmentRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'updateAudience', async ({ app, subject, params, body }) => {
     const row = await findAudience(app.id, params.audienceId);
     if (!row || !allowed(subject, 'ui:audience.edit', row)) return noAudience();
-    if (body.active === false && row.status === 'in_progress') return fail(ErrorCode.GENERIC, 'The audience is being refreshed; deactivate it when the refresh ends');
+    if (body.active === false && row.status === 'in_progress') return conflict('The audience is being refreshed; deactivate it when the refresh ends');
     const reactivate = body.active === true && row.status === 'inactive';
     const status = body.active === false ? 'inactive' as const : reactivate ? 'new' as const : undefined;
     const updated = await unlessNameTaken(() => repo.updateAudience(db, row.id, {
