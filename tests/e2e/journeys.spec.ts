@@ -17,6 +17,7 @@
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../support/env.ts';
+import { linkIn, waitForMail } from '../support/mail.ts';
 
 const MANAGER = { email: 'manager@demo.growthdeck.test', name: 'Marta Manager' };
 const ADMIN = { email: 'admin@demo.growthdeck.test', name: 'Adrián Admin' };
@@ -393,4 +394,51 @@ test('when the server refuses an update, the browser copy is dropped and the jou
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
 
   await marta.context.close();
+});
+
+test('an editor whose role loses edit rights turns read-only at once, and nothing they send after is applied', async ({ browser }) => {
+  test.slow();
+  // The account owner makes a role that may edit journeys and invites someone with it.
+  const owner = await signIn(browser, 'client@demo.growthdeck.test');
+  const csrf = (await owner.context.cookies()).find((c) => c.name === 'gd_csrf')?.value ?? '';
+  const api = async (method: 'GET' | 'PUT' | 'POST', path: string, data?: unknown) => {
+    const res = await owner.page.request.fetch(`/api${path}`, { method, headers: { 'x-csrf-token': csrf }, ...(data ? { data } : {}) });
+    const body = await res.json() as { status: string } & Record<string, unknown>;
+    expect(body.status, JSON.stringify(body)).toBe('OK');
+    return body;
+  };
+  const { roles } = await api('GET', '/user-roles') as unknown as { roles: { builtIn: string | null; userType: number; grants: string[] }[] };
+  const builtIn = (name: string) => roles.find((r) => r.builtIn === name)!;
+  const roleId = crypto.randomUUID();
+  const role = (grants: string[]) => ({ name: `Editors ${suffix}`, userType: builtIn('manager').userType, grants });
+  await api('PUT', `/user-roles/${roleId}`, role(builtIn('manager').grants));
+  const email = `editor.${suffix}@demo.growthdeck.test`;
+  await api('POST', '/account/users', { name: `Edu Editor ${suffix}`, email, roleId });
+  const link = linkIn(await waitForMail(email, /auto-login\?token=/), /https?:\/\/\S+auto-login\?token=[\w%-]+/);
+
+  const marta = await signIn(browser, MANAGER.email);
+  const url = await createJourney(marta.page, `Downgraded ${suffix}`);
+  const eduContext = await browser.newContext();
+  await eduContext.addInitScript(() => window.localStorage.setItem('gd.testHooks', '1'));
+  const edu = await eduContext.newPage();
+  await edu.goto(link);
+  await expect(edu).toHaveURL(/\/user\/password/, AFTER_LOAD);
+  await openEditor(edu, url);
+  await expect(edu.getByTestId('read-only')).toHaveCount(0);
+  await addStep(edu, 'Event entry', 'Wait');
+  await expect(nodeNamed(marta.page, 'Wait')).toHaveCount(1);
+
+  // Their role may now only view journeys: the open editor turns read-only by itself.
+  await api('PUT', `/user-roles/${roleId}`, role(builtIn('analyst').grants));
+  await expect(edu.getByTestId('read-only')).toBeVisible(AFTER_LOAD);
+  await expect(edu.getByRole('button', { name: /^Add a step after/ })).toHaveCount(0);
+  // A change forced into their copy afterwards reaches no one.
+  await forceEntryPosition(edu, 5151);
+  await addStep(marta.page, 'Wait', 'Postback');
+  await expect(nodeNamed(edu, 'Postback')).toHaveCount(1, AFTER_LOAD);
+  expect(await entryPosition(marta.page)).not.toEqual(FORCED(5151));
+
+  await eduContext.close();
+  await marta.context.close();
+  await owner.context.close();
 });
