@@ -431,6 +431,7 @@ test('an editor whose role loses edit rights turns read-only at once, and nothin
   // Their role may now only view journeys: the open editor turns read-only by itself.
   await api('PUT', `/user-roles/${roleId}`, role(builtIn('analyst').grants));
   await expect(edu.getByTestId('read-only')).toBeVisible(AFTER_LOAD);
+  await expect(edu.getByTestId('access-changed-notice')).toContainText('you can now only view this document');
   await expect(edu.getByRole('button', { name: /^Add a step after/ })).toHaveCount(0);
   // A change forced into their copy afterwards reaches no one.
   await forceEntryPosition(edu, 5151);

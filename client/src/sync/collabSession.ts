@@ -56,6 +56,8 @@ export interface CollabState {
   tooNew: boolean;
   /** How many times the browser copy was dropped and reloaded after the server refused an update. */
   resets: number;
+  /** How many times the server closed the connection because this person's rights changed (reopened with the new ones). */
+  accessChanges: number;
 }
 
 const LOCAL_COPY_TIMEOUT_MS = 3_000;
@@ -114,6 +116,7 @@ export class CollabSession {
   private retryAttempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private resets = 0;
+  private accessChanges = 0;
   private lastResetAt = 0;
   /** A reload from the server is under way: further refusals of the old copy are the same news. */
   private reloading = false;
@@ -175,6 +178,7 @@ export class CollabSession {
       ready: this.doc.getMap('meta').has('kind'),
       tooNew: this.tooNew(),
       resets: this.resets,
+      accessChanges: this.accessChanges,
     };
   }
 
@@ -405,7 +409,10 @@ export class CollabSession {
   private onClose = ({ event }: { event?: { code?: number; reason?: string } }) => {
     if (isUpdateRejection(event, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX)) void this.reloadFromServer(event?.reason ?? '');
     // Our rights changed while connected: reopen (the copy is kept) with a token carrying the new ones.
-    else if (isUpdateRejection(event, ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX)) this.retry();
+    else if (isUpdateRejection(event, ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX)) {
+      this.accessChanges += 1;
+      this.retry();
+    }
   };
 
   /** On a read-only connection, the server's "not applied": our copy holds changes it refused. */

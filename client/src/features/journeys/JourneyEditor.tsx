@@ -29,6 +29,7 @@ import { EditorHeader } from './JourneyEditorHeader.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { JOURNEY_UNDO_ROOTS, useJourneyDoc } from './useJourneyDoc.ts';
 import { isNetworkError, useJourney } from './useJourneys.ts';
+import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
 
 const INSPECTOR_WIDTH = 340;
 
@@ -179,6 +180,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
           {t('journeys.editor.tooNew')}
         </Alert>
       )}
+      <AccessChangedNotice changes={collab.accessChanges} access={collab.access} />
       {collab.resets > noticeSeen && (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle size={16} />} py="xs" withCloseButton onClose={() => setNoticeSeen(collab.resets)} data-testid="reloaded-notice">
           {t('journeys.editor.reloaded')}

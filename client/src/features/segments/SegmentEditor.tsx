@@ -33,6 +33,7 @@ import { SegmentTree } from './SegmentTree.tsx';
 import { useEstimate } from './useEstimate.ts';
 import { SEGMENT_UNDO_ROOTS, useSegmentDoc } from './useSegmentDoc.ts';
 import { useSegmentOptions } from './useSegmentOptions.ts';
+import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
 
 const ESTIMATE_WIDTH = 340;
 
@@ -152,6 +153,7 @@ function Editor({ appId, docName, summary, backHref }: EditorProps) {
           {t('segments.editor.tooNew')}
         </Alert>
       )}
+      <AccessChangedNotice changes={collab.accessChanges} access={collab.access} />
       {collab.resets > noticeSeen && (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle size={16} />} py="xs" withCloseButton onClose={() => setNoticeSeen(collab.resets)} data-testid="reloaded-notice">
           {t('segments.editor.reloaded')}

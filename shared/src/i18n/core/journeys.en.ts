@@ -95,6 +95,8 @@ export const journeysEn = {
       error: 'Not synced',
       errorHint: 'This document cannot be synced.',
       readOnly: 'View only: nothing you do here changes the journey.',
+      accessNowRead: 'Your access changed while you were here: you can now only view this document.',
+      accessNowWrite: 'Your access changed while you were here: you can now edit this document.',
       sessionOfflineHint: 'The server cannot be reached. You are working with what this browser saved at {{time}}: journeys opened here before can still be edited, and the changes are sent when the connection returns.',
     },
   },

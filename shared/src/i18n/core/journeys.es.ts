@@ -98,6 +98,8 @@ export const journeysEs: Widen<typeof journeysEn> = {
       error: 'Sin sincronizar',
       errorHint: 'Este documento no se puede sincronizar.',
       readOnly: 'Solo lectura: nada de lo que hagas aquí cambia el journey.',
+      accessNowRead: 'Tu acceso ha cambiado mientras estabas aquí: ahora solo puedes ver este documento.',
+      accessNowWrite: 'Tu acceso ha cambiado mientras estabas aquí: ahora puedes editar este documento.',
       sessionOfflineHint: 'No se puede conectar con el servidor. Trabajas con lo que este navegador guardó el {{time}}: los journeys abiertos aquí antes se pueden seguir editando y los cambios se envían cuando vuelva la conexión.',
     },
   },
