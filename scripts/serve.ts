@@ -5,7 +5,7 @@
  * root: api-server and sync-server do not import each other.
  */
 import { pino } from 'pino';
-import { boot, loadConfig, stopOnSignals } from '@gd/api-server';
+import { boot, keepServing, loadConfig, stopOnSignals } from '@gd/api-server';
 import { createSyncServer, openLiveDocState } from '@gd/sync-server';
 
 const config = loadConfig();
@@ -22,3 +22,5 @@ stopOnSignals(log, async () => {
   detach();
   await api.stop();
 });
+// Only once everything started: a failure to start (a port in use) must still end the process.
+keepServing(log);

@@ -8,7 +8,6 @@ import type { Config } from './config.ts';
 import { startDemoActivity } from './seed/behaviour.ts';
 import { seedDemo, type DemoLogin } from './seed/demo.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { keepServing } from './processGuard.ts';
 
 export interface Booted extends RunningServer {
   logins: DemoLogin[];
@@ -17,7 +16,6 @@ export interface Booted extends RunningServer {
 }
 
 export async function boot(config: Config, log: Logger): Promise<Booted> {
-  keepServing(log);
   const server = await startServer(config, { log, worker: process.env.WORKER !== 'off' });
   let logins: DemoLogin[] = [];
   if (process.env.SEED_DEMO !== 'off') {

@@ -5,6 +5,7 @@
  */
 import { pino } from 'pino';
 import { boot, stopOnSignals } from './boot.ts';
+import { keepServing } from './processGuard.ts';
 import { loadConfig } from './config.ts';
 import { remoteLiveDocs } from './features/journeys/liveDocs.ts';
 
@@ -14,3 +15,5 @@ const api = await boot(config, log);
 if (config.SYNC_URL) api.deps.liveDocs = remoteLiveDocs(config.SYNC_URL, api.deps.secret);
 console.log(api.banner());
 stopOnSignals(log, () => api.stop());
+// Only once everything started: a failure to start (a port in use) must still end the process.
+keepServing(log);

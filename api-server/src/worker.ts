@@ -16,7 +16,6 @@ import { ensurePartitionWindow, startPartitionMaintenance } from './features/ing
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
-keepServing(log);
 if (!config.DATABASE_URL) {
   log.error('The standalone worker needs DATABASE_URL (the embedded database belongs to the npm start process)');
   process.exit(1);
@@ -30,6 +29,8 @@ await ensurePartitionWindow(db);
 const partitions = startPartitionMaintenance(db, log);
 // Imports and exports (durable jobs, leased rows; see jobs/runner.ts).
 const jobs = startBackgroundJobs({ db, log, config, secret: await loadSigningSecret(db, config.JWT_SECRET) });
+// Only once running: a failure to start must still end the process.
+keepServing(log);
 log.info('worker started');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -10,9 +10,6 @@ import { createSyncServer } from './server.ts';
 
 const env = process.env;
 const log = pino({ level: env.LOG_LEVEL ?? 'info' });
-// An error that escaped every handler is logged, never the end of every open document's server.
-process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception: kept serving'));
-process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection: kept serving'));
 if (!env.DATABASE_URL) {
   log.fatal('DATABASE_URL is required');
   process.exit(1);
@@ -28,6 +25,10 @@ const sync = createSyncServer({
 });
 const { port, url } = await sync.listen(Number(env.PORT ?? 4001), env.HOST ?? '0.0.0.0');
 log.info({ port, url, redis: Boolean(env.REDIS_URL) }, 'sync server listening');
+// Once serving, an error that escaped every handler is logged, never the end of every open
+// document's server (before, a failure to start must end the process).
+process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception: kept serving'));
+process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection: kept serving'));
 
 let exiting = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
