@@ -5,7 +5,7 @@
  */
 import type {
   beforeHandleAwarenessPayload, beforeHandleMessagePayload, beforeSyncPayload, Connection, Document, Extension,
-  onAuthenticatePayload,
+  onAuthenticatePayload, onStatelessPayload,
 } from '@hocuspocus/server';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -13,7 +13,7 @@ import { authenticate, recheckAccess, type SyncContext } from './auth.ts';
 import { rewritePresence } from './presence.ts';
 import type { AccessFence, Db } from './repository.ts';
 import { MAX_MESSAGE_BYTES, UpdateRejected, rejectReason } from './validation.ts';
-import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX } from '@gd/shared';
+import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, SYNC_PING, SYNC_PONG } from '@gd/shared';
 
 /** y-protocols sync message types that carry an update (SyncStep1 carries a state vector). */
 const SYNC_STEP_2 = 1;
@@ -120,6 +120,12 @@ export function accessHooks(opts: { db: Db; secret: string; log: Logger; append:
         log.info({ doc: documentName, user: context.userId, access }, 'access changed, closing the connection');
         throw new AccessChanged(access ?? 'revoked');
       }
+    },
+
+    /** The heartbeat: a ping is answered at once, on the connection it came from. */
+    onStateless({ payload, connection }: onStatelessPayload): Promise<void> {
+      if (payload === SYNC_PING) connection.sendStateless(SYNC_PONG);
+      return DONE;
     },
 
     beforeHandleAwareness({ states, context, connection, document }: beforeHandleAwarenessPayload<SyncContext>): Promise<void> {

@@ -26,7 +26,8 @@ import { docSchemaVersion } from '@gd/shared/docs/migrate';
 import { parseDocName, type DocumentKind } from '@gd/shared/docs/names';
 import { SCHEMA_VERSION } from '@gd/shared/docs/schema';
 import { ErrorCode } from '@gd/shared/errors';
-import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
+import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
+import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, SYNC_PING, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { deleteDocCopy, docDbName, docRecord, lastSyncUrl, rememberDoc } from './localStore.ts';
@@ -62,6 +63,8 @@ export interface CollabState {
 
 const LOCAL_COPY_TIMEOUT_MS = 3_000;
 const TOKEN_PREFETCH_TIMEOUT_MS = 6_000;
+/** A token request on (re)connect that has not answered by then is given up (and retried). */
+const TOKEN_TIMEOUT_MS = 8_000;
 /** A prefetched token is used for the first connection only while it is this fresh. */
 const PREFETCH_FRESH_MS = 60_000;
 /** A second refusal within this window after a reload stops the session. */
@@ -121,6 +124,7 @@ export class CollabSession {
   /** A reload from the server is under way: further refusals of the old copy are the same news. */
   private reloading = false;
   private pendingSave: Promise<void> = Promise.resolve();
+  private stopHeartbeat: (() => void) | null = null;
 
   readonly userId: string;
   readonly name: string;
@@ -224,6 +228,8 @@ export class CollabSession {
   }
 
   private async teardown(): Promise<void> {
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     const { provider, socket, idb, doc } = this;
@@ -287,7 +293,9 @@ export class CollabSession {
     const socket = new HocuspocusProviderWebsocket({
       url,
       autoConnect: this.browserOnline,
-      maxDelay: 10_000,
+      // A connection that stopped answering is closed (heartbeat below), and a network that
+      // returns is used within seconds.
+      ...SYNC_SOCKET_OPTIONS,
     });
     const provider = new HocuspocusProvider({
       websocketProvider: socket,
@@ -306,6 +314,16 @@ export class CollabSession {
     provider.on('message', this.onMessage);
     // A provider on a shared websocket provider never syncs without attach().
     provider.attach();
+    this.stopHeartbeat?.();
+    this.stopHeartbeat = startHeartbeat({
+      live: () => provider.isAuthenticated && this.socketState === 'connected',
+      connecting: () => this.socketState === 'connecting' && this.browserOnline && this.retryTimer === null,
+      ping: () => provider.sendStateless(SYNC_PING),
+      restartAttempt: () => {
+        socket.disconnect();
+        void socket.connect();
+      },
+    });
   }
 
   private token = async (): Promise<string> => {
@@ -313,7 +331,8 @@ export class CollabSession {
     this.prefetched = null;
     if (pre && Date.now() - pre.at < PREFETCH_FRESH_MS) return pre.token;
     try {
-      const answer = await this.fetchToken();
+      const answer = await withTimeout(this.fetchToken(), TOKEN_TIMEOUT_MS);
+      if (answer === 'timeout') throw new Error('The token request did not answer in time');
       this.lastTokenError = null;
       return answer.token;
     } catch (error) {
@@ -401,8 +420,17 @@ export class CollabSession {
     this.emit();
   };
 
+  /**
+   * The provider's own count of changes the server has not confirmed. Reaching 0 on a live,
+   * authenticated connection means in sync, whether or not a `synced` event comes (after a dead
+   * connection the provider may still think itself synced and never send one again).
+   */
   private onUnsyncedChanges = ({ number }: { number: number }) => {
-    if (number === 0 && this.synced) this.setPending(0);
+    if (number === 0 && this.provider?.isAuthenticated && this.socketState === 'connected') {
+      this.synced = true;
+      this.lostSinceSync = false;
+      this.setPending(0);
+    } else if (number === 0 && this.synced) this.setPending(0);
     this.emit();
   };
 

@@ -36,3 +36,20 @@ export const UPDATE_REJECTED_PREFIX = 'update-rejected:';
  */
 export const ACCESS_CHANGED_CODE = 4403;
 export const ACCESS_CHANGED_PREFIX = 'access-changed:';
+
+/**
+ * Heartbeat. A connection can die without a close (packets dropped on a flaky network): the client
+ * sends SYNC_PING as a stateless message every SYNC_HEARTBEAT_MS while connected, the server answers
+ * SYNC_PONG, and the client's provider closes and reconnects when nothing arrived for
+ * SYNC_DEAD_AFTER_MS. A dead connection is then noticed within 10 seconds (the provider checks
+ * every tenth of that time, and forces the close on its third try). A connection attempt that hangs
+ * (the network still gone) is abandoned after SYNC_ATTEMPT_TIMEOUT_MS, so a network that returns is
+ * used within seconds (shared/src/docs/heartbeat.ts).
+ */
+export const SYNC_PING = 'gd:ping';
+export const SYNC_PONG = 'gd:pong';
+export const SYNC_HEARTBEAT_MS = 2_000;
+export const SYNC_DEAD_AFTER_MS = 5_000;
+/** Reconnect attempts back off up to this, so a network that returns is used within seconds. */
+export const SYNC_MAX_RECONNECT_DELAY_MS = 3_000;
+export const SYNC_ATTEMPT_TIMEOUT_MS = 3_000;
