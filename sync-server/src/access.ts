@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { authenticate, recheckAccess, type SyncContext } from './auth.ts';
 import { rewritePresence } from './presence.ts';
 import type { AccessFence, Db } from './repository.ts';
-import { MAX_MESSAGE_BYTES, UpdateRejected, rejectReason } from './validation.ts';
+import { UpdateRejected, messageLimit, rejectReason, updateLimit } from './validation.ts';
 import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, SYNC_PING, SYNC_PONG } from '@gd/shared';
 
 /** y-protocols sync message types that carry an update (SyncStep1 carries a state vector). */
@@ -97,7 +97,7 @@ export function accessHooks(opts: { db: Db; secret: string; log: Logger; append:
     },
 
     beforeHandleMessage({ update, documentName, context }: beforeHandleMessagePayload<SyncContext>): Promise<void> {
-      return update.byteLength > MAX_MESSAGE_BYTES ? reject('oversized', documentName, context) : DONE;
+      return update.byteLength > messageLimit(update) ? reject('oversized', documentName, context) : DONE;
     },
 
     /**
@@ -110,7 +110,7 @@ export function accessHooks(opts: { db: Db; secret: string; log: Logger; append:
     async beforeSync({ type, payload, documentName, context, connection }: beforeSyncPayload<SyncContext>): Promise<void> {
       if (type !== SYNC_STEP_2 && type !== SYNC_UPDATE) return;
       if (connection.readOnly) return; // dropped by Hocuspocus, never applied
-      const why = rejectReason(payload, context.kind);
+      const why = rejectReason(payload, context.kind, updateLimit(type));
       if (why) return reject(why, documentName, context);
       if (!context.fence) throw new AccessChanged('no writer identity');
       while (!(await appendOrRetry(documentName, payload, context.fence, connection))) {

@@ -63,6 +63,8 @@ it('lets a live read on one instance see edits made on the other only', async ()
   const a = open(one, name);
   await waitFor(() => synced(a), 'synced');
   meta(a).set('onlyOnOne', true);
+  // Once confirmed (what enables Launch in the editor), the edit is in every live read.
+  await waitFor(() => !a.provider.hasUnsyncedChanges, 'confirmed');
   const live = new Y.Doc();
   Y.applyUpdate(live, (await openLiveDocState(two.sync, name)).state);
   expect(live.getMap('layout').get('onlyOnOne')).toBe(true);

@@ -1,10 +1,12 @@
 /**
- * Bad updates close their sender only: malformed bytes, an update above MAX_UPDATE_BYTES, a root the
- * document kind does not have, a frame above the WebSocket limit. Nothing of them is applied,
+ * Bad updates close their sender only: malformed bytes, a live update above MAX_UPDATE_BYTES, a root
+ * the document kind does not have, a frame above the WebSocket limit. A catch-up after offline work
+ * may be as large as a document (MAX_CATCHUP_BYTES). Nothing of them is applied,
  * broadcast or stored, and the other clients carry on.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_UPDATE_BYTES } from '@gd/shared';
+import * as Y from 'yjs';
 import { openClient, rawUpdateMessage, synced, waitFor, type TestClient } from './testing/clients.ts';
 import { createFixture, type Fixture } from './testing/fixtures.ts';
 import { startSync, storedDoc, type RunningSync } from './testing/server.ts';
@@ -61,6 +63,23 @@ it('closes the sender of an oversized update', async () => {
   expect(await rejected(sender)).toMatch(new RegExp(`^${UPDATE_REJECTED_PREFIX}too_large:`));
   await othersCarryOn('afterOversized');
   expect(observer.doc.getMap('layout').has('big')).toBe(false);
+});
+
+it('takes an offline session larger than one live edit may be, whole, when the client reconnects', async () => {
+  const writer = open();
+  await waitFor(() => synced(writer), 'writer synced');
+  const doc = writer.doc;
+  writer.destroy(); // offline from here on
+  // Many ordinary edits, together well above the live-update limit.
+  for (let i = 0; i < 300; i++) doc.getMap('layout').set(`offline${i}`, { x: i, y: i, note: 'n'.repeat(2_000) });
+  const catchUp = Y.encodeStateAsUpdate(doc);
+  expect(catchUp.byteLength).toBeGreaterThan(MAX_UPDATE_BYTES);
+  const back = openClient({ url: server.url, name, doc, token: () => fx.token(fx.users.manager, { doc: name }) });
+  clients.push(back);
+  await waitFor(() => synced(back) && !back.provider.hasUnsyncedChanges, 'the catch-up confirmed');
+  expect(back.closes).toEqual([]);
+  await waitFor(() => observer.doc.getMap('layout').has('offline299'), 'the observer has it all');
+  await othersCarryOn('afterBigCatchUp');
 });
 
 it('closes the sender of an update with an unknown root, even inside the handshake', async () => {

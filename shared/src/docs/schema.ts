@@ -31,5 +31,12 @@ export const META_KEYS = {
 /** The schema version this code writes, per kind. Older documents are migrated on load. */
 export const SCHEMA_VERSION = { journey: 1, segment: 1, message: 1 } as const satisfies Record<DocumentKind, number>;
 
-/** Largest update the sync server accepts in one message. */
+/** Largest live update (one edit, sent as it is made) the sync server accepts in one message. */
 export const MAX_UPDATE_BYTES = 512 * 1024;
+/**
+ * Largest catch-up (SyncStep2: everything a client made offline, sent in one message when it
+ * connects) the sync server accepts: what a document may hold, not what one edit may. Bigger
+ * offline sessions than a live edit are normal (a marketer working a day on a plane) and must never
+ * be refused: a refused catch-up used to make the browser drop its copy.
+ */
+export const MAX_CATCHUP_BYTES = 16 * 1024 * 1024;
