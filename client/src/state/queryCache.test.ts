@@ -61,6 +61,12 @@ describe('query cache load states', () => {
     expect(needsFetch(failed, 7 + STORE_LIFETIME_MS, STORE_LIFETIME_MS)).toBe(true);
   });
 
+  it('keeps the data and the time it was loaded after a failed refetch (what an offline screen shows, and how old)', () => {
+    const loaded = fetchSucceeded(startFetch<string>(undefined, 1), 1, 'v1', 5)!;
+    const failed = fetchFailed(startFetch(loaded, 2), 2, new Error('offline'), 9)!;
+    expect(failed).toMatchObject({ state: 'error', data: 'v1', loadedAt: 5, settledAt: 9 });
+  });
+
   it('clears the error of a previous failure when a new fetch starts', () => {
     const failed = fetchFailed(startFetch(undefined, 1), 1, 'x', 1);
     expect(startFetch(failed, 2).error).toBeUndefined();

@@ -17,6 +17,8 @@ export interface CacheEntry<T = unknown> {
   error?: unknown;
   /** When the last fetch settled (ms); 0 while the first one runs. */
   settledAt: number;
+  /** When `data` was loaded (ms), kept after a failed refetch: the age of what is shown. */
+  loadedAt?: number;
   /** Id of the request whose answer the entry waits for. */
   requestId: number;
 }
@@ -50,7 +52,7 @@ export function startFetch<T>(entry: CacheEntry<T> | undefined, requestId: numbe
 
 export function fetchSucceeded<T>(entry: CacheEntry<T> | undefined, requestId: number, data: T, now: number): CacheEntry<T> | undefined {
   if (!entry || entry.requestId !== requestId) return entry;
-  return { state: 'loaded', data, settledAt: now, requestId };
+  return { state: 'loaded', data, settledAt: now, loadedAt: now, requestId };
 }
 
 export function fetchFailed<T>(entry: CacheEntry<T> | undefined, requestId: number, error: unknown, now: number): CacheEntry<T> | undefined {

@@ -22,6 +22,8 @@ export interface QueryResult<T> {
   data: T | undefined;
   state: LoadState;
   error: unknown;
+  /** When `data` was loaded (ms since the epoch), also after a failed refetch. */
+  loadedAt: number | undefined;
   refetch: () => void;
 }
 
@@ -44,5 +46,5 @@ export function useApiQuery<N extends QueryName>(name: N, options: QueryOptions 
   }, [enabled, ensure, fetcher, key, lifetime]);
 
   const refetch = useCallback(() => ensure(key, fetcher, lifetime, true), [ensure, fetcher, key, lifetime]);
-  return { data: entry?.data, state: entry?.state ?? 'loading', error: entry?.error, refetch };
+  return { data: entry?.data, state: entry?.state ?? 'loading', error: entry?.error, loadedAt: entry?.loadedAt, refetch };
 }

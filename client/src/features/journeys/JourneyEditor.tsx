@@ -101,7 +101,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const { t } = useT();
   const collab = useCollabDoc(docName);
   const readOnly = !collab.canWrite;
-  const { journey, layout, violations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite);
+  const { journey, layout, violations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab);
   const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
   const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite);
   const [selected, setSelected] = useState<string | null>(null);

@@ -5,13 +5,14 @@
  * JourneyOps applied to the current journey and written as a minimal diff (LOCAL_ORIGIN, undoable);
  * positions are written when a move ends only. Read-only clients never write.
  */
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import type * as Y from 'yjs';
 import { applyJourneyToDoc, journeyFromDoc, readLayout, writeLayoutPosition, type LayoutPosition } from '@gd/shared/docs/journeyDoc';
 import type { Journey } from '@gd/shared/journey/model';
 import { normalizeJourney } from '@gd/shared/journey/rules';
 import { validateJourney, type JourneyViolation } from '@gd/shared/journey/validate';
-import { repairAllowed, useDocView, type DocViewSource } from '../../sync/docView.ts';
+import { useDocView, type DocViewSource } from '../../sync/docView.ts';
+import { useSafeRepair, type RepairInput } from '../../sync/repair.ts';
 import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
 import { applyOp } from './canvas/ops.ts';
 import type { JourneyOp } from './canvas/types.ts';
@@ -50,15 +51,19 @@ export interface JourneyDoc extends JourneyView {
   onMoveEnd: (stepId: string, pos: LayoutPosition) => void;
 }
 
-export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean): JourneyDoc {
+/** A journey with content (never seed) that the rules would change. */
+const journeyBroken = (doc: Y.Doc) => {
+  const current = readJourneyView(doc);
+  return !current.normal && current.journey.steps.length > 0;
+};
+const repairJourney = (doc: Y.Doc) => applyJourneyToDoc(doc, readJourneyView(doc).journey, REPAIR_ORIGIN);
+
+export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean, sync: Pick<RepairInput, 'status' | 'awareness'>): JourneyDoc {
   const view = useDocView(doc, JOURNEY_VIEW);
   const violations = useMemo(() => validateJourney(view.journey, NO_MESSAGES), [view.journey]);
 
-  // Repair after merges: only a writer, only a document that has content (never seed).
-  useEffect(() => {
-    if (!doc || !canWrite || view.normal || view.journey.steps.length === 0 || !repairAllowed(doc)) return;
-    applyJourneyToDoc(doc, view.journey, REPAIR_ORIGIN);
-  }, [doc, canWrite, view]);
+  // Repair after merges, only when safe (sync/repair.ts).
+  useSafeRepair({ doc, canWrite, status: sync.status, awareness: sync.awareness, version: view, broken: journeyBroken, repair: repairJourney });
 
   const onOp = useCallback(
     (op: JourneyOp) => {

@@ -54,6 +54,10 @@ export function useJourneys(owner: OwnershipFilter, scope: CampaignScope): Journ
     };
   }, [offline, userId, key]);
 
+  // Offline: what this page loaded last, else the browser's copy (read from IndexedDB meanwhile).
+  if (offline && query.data && query.loadedAt !== undefined && !(copy && copy.key === key && copy.savedAt > query.loadedAt)) {
+    return { journeys: query.data.journeys, state: 'loaded', error: null, offlineSince: query.loadedAt, refetch: query.refetch };
+  }
   if (offline && copy && copy.key === key) {
     return { journeys: copy.journeys, state: 'loaded', error: null, offlineSince: copy.savedAt, refetch: query.refetch };
   }

@@ -94,7 +94,7 @@ function Editor({ appId, docName, summary, backHref }: EditorProps) {
   const collab = useCollabDoc(docName);
   const canWrite = collab.canWrite && can('ui:segment.modify');
   const readOnly = !canWrite;
-  const { segment, onOp } = useSegmentDoc(collab.doc, canWrite);
+  const { segment, onOp } = useSegmentDoc(collab.doc, canWrite, collab);
   const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
   const undo = useUndo(collab.doc, SEGMENT_UNDO_ROOTS, canWrite);
   const options = useSegmentOptions();

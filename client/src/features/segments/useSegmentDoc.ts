@@ -7,12 +7,13 @@
  * minimal diff (LOCAL_ORIGIN, undoable per person). Nothing is written before the server's initial
  * content has arrived (`meta.kind`): the client never seeds a document. Read-only clients never write.
  */
-import { useCallback, useEffect } from 'react';
+import { useCallback } from 'react';
 import type * as Y from 'yjs';
 import { applySegmentToDoc, segmentFromDoc } from '@gd/shared/docs/segmentDoc';
 import { normalizeSegment } from '@gd/shared/segment/edit';
 import type { Segment } from '@gd/shared/segment/model';
-import { repairAllowed, useDocView, type DocViewSource } from '../../sync/docView.ts';
+import { useDocView, type DocViewSource } from '../../sync/docView.ts';
+import { useSafeRepair, type RepairInput } from '../../sync/repair.ts';
 import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
 import { applySegmentOp, type SegmentOp } from './segmentOps.ts';
 
@@ -47,13 +48,18 @@ export interface SegmentDoc extends SegmentView {
   onOp: (op: SegmentOp) => void;
 }
 
-export function useSegmentDoc(doc: Y.Doc | null, canWrite: boolean): SegmentDoc {
+/** A segment with content (never seed) that the rules would change. */
+const segmentBroken = (doc: Y.Doc) => {
+  const current = readSegmentView(doc);
+  return !current.normal && current.hasContent;
+};
+const repairSegment = (doc: Y.Doc) => applySegmentToDoc(doc, readSegmentView(doc).segment, REPAIR_ORIGIN);
+
+export function useSegmentDoc(doc: Y.Doc | null, canWrite: boolean, sync: Pick<RepairInput, 'status' | 'awareness'>): SegmentDoc {
   const view = useDocView(doc, SEGMENT_VIEW);
 
-  useEffect(() => {
-    if (!doc || !canWrite || view.normal || !view.hasContent || !repairAllowed(doc)) return;
-    applySegmentToDoc(doc, view.segment, REPAIR_ORIGIN);
-  }, [doc, canWrite, view]);
+  // Repair after merges, only when safe (sync/repair.ts).
+  useSafeRepair({ doc, canWrite, status: sync.status, awareness: sync.awareness, version: view, broken: segmentBroken, repair: repairSegment });
 
   const onOp = useCallback(
     (op: SegmentOp) => {
