@@ -6,14 +6,17 @@
  */
 import { pino } from 'pino';
 import { boot, keepServing, loadConfig, stopOnSignals } from '@gd/api-server';
-import { createSyncServer, openLiveDocState } from '@gd/sync-server';
+import { announceToDoc, createSyncServer, openLiveDocState } from '@gd/sync-server';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
 const api = await boot(config, log);
 const sync = createSyncServer({ db: api.db, secret: api.deps.secret, log, redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined });
 const detach = sync.attach(api.httpServer, '/collab');
-api.deps.liveDocs = { read: async (name) => (await openLiveDocState(sync, name)).state };
+api.deps.liveDocs = {
+  read: async (name) => (await openLiveDocState(sync, name)).state,
+  announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
+};
 console.log(api.banner());
 
 stopOnSignals(log, async () => {

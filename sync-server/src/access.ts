@@ -13,7 +13,7 @@ import { authenticate, recheckAccess, type SyncContext } from './auth.ts';
 import { rewritePresence } from './presence.ts';
 import type { AccessFence, Db } from './repository.ts';
 import { UpdateRejected, messageLimit, rejectReason, updateLimit } from './validation.ts';
-import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, SYNC_PING, SYNC_PONG } from '@gd/shared';
+import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_PING, SYNC_PONG } from '@gd/shared';
 
 /** y-protocols sync message types that carry an update (SyncStep1 carries a state vector). */
 const SYNC_STEP_2 = 1;
@@ -122,9 +122,16 @@ export function accessHooks(opts: { db: Db; secret: string; log: Logger; append:
       }
     },
 
-    /** The heartbeat: a ping is answered at once, on the connection it came from. */
-    onStateless({ payload, connection }: onStatelessPayload): Promise<void> {
+    /**
+     * The heartbeat: a ping is answered at once, on the connection it came from. And the API's
+     * announcement that a document's summary changed (its service connection only) goes to every
+     * editor of the document, on every instance (the Redis extension relays broadcasts).
+     */
+    onStateless({ payload, connection, document }: onStatelessPayload): Promise<void> {
       if (payload === SYNC_PING) connection.sendStateless(SYNC_PONG);
+      else if (payload === DOC_SUMMARY_CHANGED && (connection.context as SyncContext | undefined)?.userId.startsWith('service:')) {
+        document.broadcastStateless(payload);
+      }
       return DONE;
     },
 

@@ -4,7 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initJourneyDoc } from '@gd/shared';
+import { DOC_SUMMARY_CHANGED, initJourneyDoc } from '@gd/shared';
 import * as Y from 'yjs';
 import { openClient, synced, waitFor, type TestClient } from './testing/clients.ts';
 import { createFixture, type Fixture } from './testing/fixtures.ts';
@@ -121,5 +121,24 @@ describe('presence', () => {
     liar.provider.setAwarenessField('cursor', { x: 3, y: 4 }); // broadcast after anything the viewer caused
     await waitFor(() => (seen()?.cursor as { x: number } | undefined)?.x === 3, 'observer sees the later update');
     expect(observer.provider.awareness!.getStates().has(viewer.doc.clientID)).toBe(false);
+  });
+});
+
+describe('summary announcements', () => {
+  it('the API\'s service connection reaches every open editor; a person cannot announce', async () => {
+    const name = await fx.newJourneyDoc();
+    const [a, b] = [open('manager', name), open('author', name)];
+    await waitFor(() => synced(a) && synced(b), 'both synced');
+    const heard: string[] = [];
+    b.provider.on('stateless', ({ payload }: { payload: string }) => heard.push(payload));
+
+    a.provider.sendStateless(DOC_SUMMARY_CHANGED); // a person's connection: not relayed
+    const service = openClient({ url: server.url, name, token: () => fx.token({ id: 'api', name: 'api' }, { typ: 'service', doc: name }) });
+    clients.push(service);
+    await waitFor(() => synced(service), 'service synced');
+    service.provider.sendStateless(DOC_SUMMARY_CHANGED);
+    await waitFor(() => heard.length > 0, 'the announcement reached the editor');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).toEqual([DOC_SUMMARY_CHANGED]);
   });
 });

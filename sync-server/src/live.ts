@@ -31,3 +31,12 @@ export async function openLiveDocState(server: SyncServer, name: string): Promis
     await connection.disconnect({ unloadImmediately: false });
   }
 }
+
+/**
+ * Sends a stateless message to every open editor of `name` (in-process: the API announcing that a
+ * document's summary changed). A document nobody has open has nobody to tell, on this instance; with
+ * Redis, a loaded document relays the broadcast to the other instances.
+ */
+export function announceToDoc(server: SyncServer, name: string, payload: string): void {
+  server.hocuspocus.documents.get(name)?.broadcastStateless(payload);
+}

@@ -329,11 +329,16 @@ test('a change forced into a viewer\'s copy while offline stays only until the c
   await marta.context.close();
 });
 
-test('a journey with a problem cannot be launched; once fixed it launches', async ({ browser }) => {
+test('a journey with a problem cannot be launched; once fixed it launches, and a co-editor sees it live', async ({ browser }) => {
+  test.slow();
   const marta = await signIn(browser, MANAGER.email);
   const { page } = marta;
   const url = await createJourney(page, `Launch ${suffix}`);
   const journeyId = new URL(url).searchParams.get('id') ?? '';
+  // A co-editor has the journey open all along.
+  const adrian = await signIn(browser, ADMIN.email);
+  await openEditor(adrian.page, url);
+  await expect(adrian.page.getByTestId('journey-status')).toHaveAttribute('data-status', 'draft');
 
   // A new journey's entry has no event yet: one problem, shown, and the launch is disabled.
   const launch = page.getByTestId('launch-journey');
@@ -359,6 +364,10 @@ test('a journey with a problem cannot be launched; once fixed it launches', asyn
   await expect(page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
   await expect(page.getByTestId('launch-info')).toContainText('v1 live since');
   await expect(page.getByTestId('stop-journey')).toBeVisible();
+  // The co-editor sees the launch without reloading: the sync server tells every open editor.
+  await expect(adrian.page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live', AFTER_LOAD);
+  await expect(adrian.page.getByTestId('launch-info')).toContainText('v1 live since');
+  await adrian.context.close();
 
   // The list says so too.
   await page.getByRole('link', { name: 'All journeys' }).click();

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { ErrorCode, applyJourneyToDoc, journeyFromDoc, updateStep, type JourneyStep } from '@gd/shared';
-import { createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
+import { DOC_SUMMARY_CHANGED, ErrorCode, applyJourneyToDoc, journeyFromDoc, updateStep, type JourneyStep } from '@gd/shared';
+import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
+import { remoteLiveDocs } from '../../api-server/src/features/journeys/liveDocs.ts';
 import { STRONG_PASSWORD, TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
 import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
@@ -51,7 +52,10 @@ beforeAll(async () => {
   api = await startTestApi();
   sync = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 200, maxDebounceMs: 1000 });
   sync.attach(api.httpServer, '/collab');
-  api.deps.liveDocs = { read: async (name) => (await openLiveDocState(sync, name)).state };
+  api.deps.liveDocs = {
+    read: async (name) => (await openLiveDocState(sync, name)).state,
+    announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
+  };
   owner = await registerAccount(api);
   appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Journeys', os: 'iOS' })).app.id;
 });
@@ -141,5 +145,28 @@ describe('journeys', () => {
     const { journeys } = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
     expect(journeys.map((j) => j.id)).not.toContain(journey.id);
     await owner.client.ok('createJourney', { name: 'Unique' }, { appId });
+  });
+
+  it('with the sync server in its own process (SYNC_URL): launch reads the live document, and open editors hear of it', async () => {
+    const standalone = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 60_000, maxDebounceMs: 120_000 });
+    const { url } = await standalone.listen(0, '127.0.0.1');
+    const inProcess = api.deps.liveDocs;
+    api.deps.liveDocs = remoteLiveDocs(url, api.deps.secret);
+    try {
+      const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Separate sync' }, { appId });
+      const doc = openClient({ url, name: journey.docName, token: async () => (await owner.client.ok<{ token: string }>('docToken', { name: journey.docName })).token });
+      docs.push(doc);
+      await waitFor(() => synced(doc), 'document synced');
+      const heard: string[] = [];
+      doc.provider.on('stateless', ({ payload }: { payload: string }) => heard.push(payload));
+      // Not stored yet (a minute of debounce): only the live document has the fix.
+      await editSource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+      const launched = await owner.client.ok<{ journey: Summary; version: number }>('launchJourney', undefined, { appId, journeyId: journey.id });
+      expect(launched).toMatchObject({ version: 1, journey: { status: 'live' } });
+      await waitFor(() => heard.includes(DOC_SUMMARY_CHANGED), 'the editor heard of the launch');
+    } finally {
+      api.deps.liveDocs = inProcess;
+      await standalone.shutdown();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import * as Y from 'yjs';
 import { addSegmentNode, applySegmentToDoc, createConditionNode, segmentFromDoc, type SegmentCondition } from '@gd/shared';
-import { createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
+import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
 import { createPool, type Db } from '../../api-server/src/db/pool.ts';
 import { seeder } from '../../api-server/src/features/segments/testing/data.ts';
 import { STRONG_PASSWORD, TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
@@ -43,7 +43,10 @@ beforeAll(async () => {
   // A long store debounce: what the API reads must come from the live document.
   sync = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 60_000, maxDebounceMs: 120_000 });
   sync.attach(api.httpServer, '/collab');
-  api.deps.liveDocs = { read: async (name) => (await openLiveDocState(sync, name)).state };
+  api.deps.liveDocs = {
+    read: async (name) => (await openLiveDocState(sync, name)).state,
+    announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
+  };
   db = createPool(inject('databaseUrl'), 2);
   owner = await registerAccount(api);
   appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Segments', os: 'iOS' })).app.id;

@@ -27,7 +27,7 @@ import { parseDocName, type DocumentKind } from '@gd/shared/docs/names';
 import { SCHEMA_VERSION } from '@gd/shared/docs/schema';
 import { ErrorCode } from '@gd/shared/errors';
 import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
-import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, SYNC_PING, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
+import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_PING, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { deleteDocCopy, docDbName, docRecord, lastSyncUrl, rememberDoc } from './localStore.ts';
@@ -59,6 +59,8 @@ export interface CollabState {
   resets: number;
   /** How many times the server closed the connection because this person's rights changed (reopened with the new ones). */
   accessChanges: number;
+  /** How many times the server said the document's summary changed elsewhere (a launch): fetch it again. */
+  summaryChanges: number;
 }
 
 const LOCAL_COPY_TIMEOUT_MS = 3_000;
@@ -120,6 +122,7 @@ export class CollabSession {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private resets = 0;
   private accessChanges = 0;
+  private summaryChanges = 0;
   private lastResetAt = 0;
   /** A reload from the server is under way: further refusals of the old copy are the same news. */
   private reloading = false;
@@ -183,6 +186,7 @@ export class CollabSession {
       tooNew: this.tooNew(),
       resets: this.resets,
       accessChanges: this.accessChanges,
+      summaryChanges: this.summaryChanges,
     };
   }
 
@@ -312,6 +316,7 @@ export class CollabSession {
     provider.on('unsyncedChanges', this.onUnsyncedChanges);
     provider.on('close', this.onClose);
     provider.on('message', this.onMessage);
+    provider.on('stateless', this.onStateless);
     // A provider on a shared websocket provider never syncs without attach().
     provider.attach();
     this.stopHeartbeat?.();
@@ -446,6 +451,12 @@ export class CollabSession {
   /** On a read-only connection, the server's "not applied": our copy holds changes it refused. */
   private onMessage = ({ message }: onMessageParameters) => {
     if (this.access() === 'read' && isRefusedSyncStatus(message, MessageType.SyncStatus)) void this.reloadFromServer('read-only: local changes refused');
+  };
+
+  private onStateless = ({ payload }: { payload: string }) => {
+    if (payload !== DOC_SUMMARY_CHANGED) return;
+    this.summaryChanges += 1;
+    this.emit();
   };
 
   private onBrowserOnline = () => {

@@ -22,7 +22,7 @@ const noSnapshot = () => null;
 
 const LOADING: Omit<CollabDoc, 'retry'> = {
   doc: null, provider: null, awareness: null, access: null, status: 'loading', unsynced: 0, error: null,
-  ready: false, tooNew: false, resets: 0, accessChanges: 0, canWrite: false,
+  ready: false, tooNew: false, resets: 0, accessChanges: 0, summaryChanges: 0, canWrite: false,
 };
 
 export function useCollabDoc(docName: string | null): CollabDoc {

@@ -46,6 +46,13 @@ export const ACCESS_CHANGED_PREFIX = 'access-changed:';
  * (the network still gone) is abandoned after SYNC_ATTEMPT_TIMEOUT_MS, so a network that returns is
  * used within seconds (shared/src/docs/heartbeat.ts).
  */
+/**
+ * Sent by the API (a service connection) and broadcast by the sync server to every open editor of a
+ * document when the entity's summary changed outside the document (a journey launched or stopped):
+ * editors fetch the summary again, so "Live", "edited since launch" and Launch follow at once.
+ */
+export const DOC_SUMMARY_CHANGED = 'gd:summary-changed';
+
 export const SYNC_PING = 'gd:ping';
 export const SYNC_PONG = 'gd:pong';
 export const SYNC_HEARTBEAT_MS = 2_000;

@@ -10,43 +10,57 @@ import { signJwt } from '../auth/accessToken.ts';
 export interface LiveDocReader {
   /** The full encoded Yjs state of the document as the sync server holds it now. */
   read(name: string): Promise<Uint8Array>;
+  /** Tells every open editor of the document something (DOC_SUMMARY_CHANGED); best effort. */
+  announce(name: string, payload: string): Promise<void>;
 }
 
 const READ_TIMEOUT_MS = 10_000;
 
 /**
- * Reads a live document from a sync server in another process: a read-only service connection
- * (token `typ: 'service'`), waits for the first sync, encodes the state and disconnects.
- */
+/** A read-only service connection to `name` on a sync server in another process (token `typ: 'service'`). */
+function serviceConnection(syncUrl: string, secret: string, name: string) {
+  const doc = new Y.Doc();
+  const socket = new HocuspocusProviderWebsocket({ url: syncUrl, WebSocketPolyfill: WebSocket, maxAttempts: 3 });
+  const token = () => signJwt(secret, { typ: 'service', sub: 'service:api', acc: name.split('/')[0] ?? '', doc: name, access: 'read' }, 60);
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token });
+  const close = () => {
+    provider.destroy();
+    socket.destroy();
+    doc.destroy();
+  };
+  /** Resolves with `use`'s answer once synced; closes in any case. */
+  const whenSynced = <T>(use: () => T | Promise<T>) => new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      close();
+      reject(new Error(`the live document ${name} did not answer in time`));
+    }, READ_TIMEOUT_MS);
+    provider.on('synced', () => {
+      clearTimeout(timer);
+      Promise.resolve(use()).then((value) => { close(); resolve(value); }, (error: unknown) => { close(); reject(error instanceof Error ? error : new Error(String(error))); });
+    });
+    provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
+      clearTimeout(timer);
+      close();
+      reject(new Error(`the sync server refused the service connection: ${reason}`));
+    });
+    provider.attach();
+  });
+  return { doc, provider, whenSynced };
+}
+
+/** Reads and announces through a sync server in another process, one service connection each time. */
 export function remoteLiveDocs(syncUrl: string, secret: string): LiveDocReader {
   return {
     read(name) {
-      const doc = new Y.Doc();
-      const socket = new HocuspocusProviderWebsocket({ url: syncUrl, WebSocketPolyfill: WebSocket, maxAttempts: 3 });
-      const token = () => signJwt(secret, { typ: 'service', sub: 'service:api', acc: name.split('/')[0] ?? '', doc: name, access: 'read' }, 60);
-      const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token });
-      const close = () => {
-        provider.destroy();
-        socket.destroy();
-        doc.destroy();
-      };
-      return new Promise<Uint8Array>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          close();
-          reject(new Error(`reading the live document ${name} timed out`));
-        }, READ_TIMEOUT_MS);
-        provider.on('synced', () => {
-          clearTimeout(timer);
-          const state = Y.encodeStateAsUpdate(doc);
-          close();
-          resolve(state);
-        });
-        provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
-          clearTimeout(timer);
-          close();
-          reject(new Error(`the sync server refused the service connection: ${reason}`));
-        });
-        provider.attach();
+      const connection = serviceConnection(syncUrl, secret, name);
+      return connection.whenSynced(() => Y.encodeStateAsUpdate(connection.doc));
+    },
+    announce(name, payload) {
+      const connection = serviceConnection(syncUrl, secret, name);
+      return connection.whenSynced(async () => {
+        connection.provider.sendStateless(payload);
+        // Let the message leave before the connection closes.
+        await new Promise((resolve) => setTimeout(resolve, 50));
       });
     },
   };

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import * as Y from 'yjs';
 import {
-  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable,
+  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable, DOC_SUMMARY_CHANGED,
 } from '@gd/shared';
 import type { Deps, Principal } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
@@ -120,6 +120,11 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     return ok({});
   });
 
+  /** Open editors fetch the summary again (Live, edited since launch, Launch); best effort, not awaited. */
+  const announceSummary = (docName: string) => {
+    deps.liveDocs?.announce(docName, DOC_SUMMARY_CHANGED).catch((error: unknown) => deps.log.warn({ err: error, doc: docName }, 'could not announce the new summary'));
+  };
+
   route(router, deps, 'launchJourney', async ({ app, principal, subject, params }) => {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.launch', row)) return notFound();
@@ -149,6 +154,7 @@ export function journeyRoutes(router: Router, deps: Deps): void {
       return next;
     });
     doc.destroy();
+    announceSummary(row.doc_name);
     const updated = await repo.findJourney(db, app.id, row.id);
     return updated ? ok({ journey: summary(updated), version }) : notFound();
   });
@@ -159,6 +165,7 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     if (row.status !== 'live') return conflict('Only a live journey can be stopped');
     await repo.updateJourney(db, row.id, { status: 'stopped' });
     await repo.recordEvent(db, row.id, 'stopped', principal.user.id, row.live_version ?? undefined);
+    announceSummary(row.doc_name);
     const updated = await repo.findJourney(db, app.id, row.id);
     return updated ? ok({ journey: summary(updated) }) : notFound();
   });

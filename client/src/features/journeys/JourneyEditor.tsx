@@ -5,7 +5,7 @@
  * problems below. Header: name (renamed inline when allowed), status, sync status, who else is
  * here, undo/redo (this person's edits only), stop and launch.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconChevronDown, IconChevronUp, IconCircleCheck, IconCloudOff, IconPointer } from '@tabler/icons-react';
@@ -113,6 +113,14 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const [noticeSeen, setNoticeSeen] = useState(0);
 
   useEffect(() => setLocalPresence({ selectedStepId }), [selectedStepId, setLocalPresence]);
+
+  // Launched or stopped by someone else: the summary (Live, edited since launch, Launch) follows.
+  const summarySeen = useRef(0);
+  useEffect(() => {
+    if (collab.summaryChanges <= summarySeen.current) return;
+    summarySeen.current = collab.summaryChanges;
+    refetch();
+  }, [collab.summaryChanges, refetch]);
 
   // The person is told when their copy had to be reloaded from the server.
   useEffect(() => {
