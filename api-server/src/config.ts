@@ -30,7 +30,7 @@ const Config = z.object({
   INGEST_RATE_PER_SECOND: z.coerce.number().positive().default(1000),
   INGEST_RATE_BURST: z.coerce.number().int().positive().default(2000),
   /** 'on': each ingestion batch waits for its WAL flush before the answer (see features/ingest/routes.ts). */
-  INGEST_DURABLE_COMMIT: z.enum(['on', 'off']).default('off'),
+  INGEST_DURABLE_COMMIT: z.enum(['on', 'off']).default('on'),
   /** Imports: addresses or CIDR ranges a file URL may reach although private (tests only, e.g. 127.0.0.1). */
   IMPORT_ALLOW_PRIVATE_HOSTS: z.string().optional(),
   /** Imports: a PEM file of extra certificate authorities trusted for https downloads (besides the system's). */
