@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { journeyInvariantIssues } from './invariants.ts';
 import { DEFAULT_WAIT_SECONDS, type JourneyStep } from './model.ts';
@@ -208,6 +209,7 @@ describe('fixed point', () => {
     const j = journey('s', src('m'), linked('actionMessageInApp', 'm', 'x'), linked('flowInteraction', 'x', [null, null]));
     const n = normalizeJourney(j);
     expect(normalizeJourney(n)).toBe(n);
+    expect(journeyInvariantIssues(n)).toEqual([]);
     expect(normalizeJourney(j)).toEqual(n);
   });
 
@@ -227,5 +229,29 @@ describe('fixed point', () => {
     expect(ids.filter((id) => id === 'same')).toHaveLength(1);
     expect(new Set(ids).size).toBe(ids.length);
     expect(n.steps.filter((s) => s.id === 'r')).toHaveLength(1);
+  });
+});
+
+describe('loops of waits', () => {
+  it('never throws on a loop of waits entered from another wait (w1 → w2 ↔ w3), and settles', () => {
+    const j = journey('s', src('w1'), wait('w1', 'w2'), wait('w2', 'w3'), wait('w3', 'w2'));
+    const n = normalizeJourney(j);
+    expect(normalizeJourney(n)).toBe(n);
+    expect(journeyInvariantIssues(n)).toEqual([]);
+  });
+
+  it('never throws on any loop of waits, however entered (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 6 }), fc.boolean(), (count, backs, autoFirst) => {
+      // A chain of `count` waits from the source; each wait may point back to an earlier one.
+      const ids = Array.from({ length: count }, (_, i) => `w${i}`);
+      const steps = ids.map((id, i) => {
+        const back = backs[i];
+        const next = back !== undefined && back <= i && i === count - 1 ? ids[back]! : (ids[i + 1] ?? null);
+        return wait(id, next, 60 * (i + 1), autoFirst && i === 0);
+      });
+      const n = normalizeJourney(journey('s', src('w0'), ...steps));
+      expect(normalizeJourney(n)).toBe(n);
+      expect(journeyInvariantIssues(n)).toEqual([]);
+    }));
   });
 });

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import * as Y from 'yjs';
 import {
-  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable, DOC_SUMMARY_CHANGED,
+  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type Journey, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable, DOC_SUMMARY_CHANGED,
 } from '@gd/shared';
 import type { Deps, Principal } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
@@ -133,7 +133,13 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     const doc = new Y.Doc();
     Y.applyUpdate(doc, state);
     // What editors see once their client repairs the merged state (SPEC §4 rules), then SPEC §5 checks.
-    const journey = normalizeJourney(journeyFromDoc(doc));
+    let journey: Journey;
+    try {
+      journey = normalizeJourney(journeyFromDoc(doc));
+    } catch {
+      doc.destroy();
+      return fail(ErrorCode.MANDATORY, 'The journey cannot be brought to a valid shape; change it in the editor and try again', [{ path: 'journey', message: 'not_normalizable' }]);
+    }
     // Messages are not built yet: no message exists, so a message step cannot launch.
     const violations = validateJourney(journey, { messageExists: () => false });
     if (violations.length > 0) {
