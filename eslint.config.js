@@ -29,7 +29,14 @@ export default tseslint.config(
   {
     // Tests state what they expect; a missing value fails the test either way.
     files: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', 'tests/**'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // A skipped or focused test cannot fail: none may be committed.
+      'no-restricted-syntax': ['error', {
+        selector: "MemberExpression[object.name=/^(it|test|describe|suite)$/][property.name=/^(skip|only|todo|skipIf|runIf|fixme)$/]",
+        message: 'Skipped or focused tests cannot fail: remove .skip/.only/.todo/.skipIf/.runIf/.fixme.',
+      }],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -13,7 +13,7 @@ const out = path.join(root, 'test-results');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const only = process.argv.slice(2);
-const totals = { passed: 0, failed: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0 };
 const rows = [];
 
 function exec(cmd, args, env = {}) {
@@ -22,10 +22,13 @@ function exec(cmd, args, env = {}) {
   return { status: result.status ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) };
 }
 
-function record(name, passed, failed, seconds) {
+/** `skipped` tests are also counted in `failed` (a skipped test cannot fail, so it is one). */
+function record(name, passed, failed, seconds, skipped = 0) {
   totals.passed += passed;
   totals.failed += failed;
-  rows.push(`${failed ? '✖' : '✔'} ${name.padEnd(12)} ${String(passed).padStart(5)} passed ${String(failed).padStart(4)} failed  ${seconds}s`);
+  totals.skipped += skipped;
+  const skips = skipped ? ` (${skipped} skipped)` : '';
+  rows.push(`${failed ? '✖' : '✔'} ${name.padEnd(12)} ${String(passed).padStart(5)} passed ${String(failed).padStart(4)} failed${skips}  ${seconds}s`);
 }
 
 /** A step that is one check (typecheck, lint, build). */
@@ -40,13 +43,16 @@ function vitest(name, project) {
   if (only.length && !only.includes(name)) return;
   const file = path.join(out, `${name}.json`);
   console.log(`\n━━ ${name}: vitest --project ${project}`);
-  const { status, seconds } = exec('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, '--passWithNoTests']);
+  const { status, seconds } = exec('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
   if (!existsSync(file)) return record(name, 0, 1, seconds);
   const report = JSON.parse(readFileSync(file, 'utf8'));
   // A file that failed to load counts as a failure even when it reported no test.
   const brokenFiles = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
-  const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
-  record(name, report.numPassedTests, failed, seconds);
+  // A skipped or todo test cannot fail, and a suite that ran nothing proves nothing: both fail.
+  const skipped = report.numPendingTests + report.numTodoTests;
+  const empty = report.numTotalTests === 0 ? 1 : 0;
+  const failed = report.numFailedTests + brokenFiles + skipped + empty + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
+  record(name, report.numPassedTests, failed, seconds, skipped);
 }
 
 function playwright(name) {
@@ -56,8 +62,9 @@ function playwright(name) {
   const { status, seconds } = exec('npx', ['playwright', 'test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
   if (!existsSync(file)) return record(name, 0, 1, seconds);
   const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-  const failed = stats.unexpected + (status !== 0 && stats.unexpected === 0 ? 1 : 0);
-  record(name, stats.expected + stats.flaky, failed, seconds);
+  const passed = stats.expected + stats.flaky;
+  const failed = stats.unexpected + stats.skipped + (passed === 0 ? 1 : 0) + (status !== 0 && stats.unexpected === 0 ? 1 : 0);
+  record(name, passed, failed, seconds, stats.skipped);
 }
 
 check('typecheck', 'npm', ['run', 'typecheck', '--silent']);
@@ -69,5 +76,5 @@ check('build', 'npm', ['run', 'build', '--silent']);
 playwright('e2e');
 
 console.log(`\n${rows.join('\n')}\n`);
-console.log(`${totals.passed} passed, ${totals.failed} failed`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed === 0 ? 0 : 1);

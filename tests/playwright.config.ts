@@ -13,6 +13,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // A focused test would silently skip the others: refused, as a skipped test fails npm test.
+  forbidOnly: true,
   globalSetup: './support/globalSetup.ts',
   use: {
     baseURL: E2E_BASE_URL,
