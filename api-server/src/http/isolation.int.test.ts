@@ -13,8 +13,8 @@ const ids: Record<string, string> = {};
 
 const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateApp: { name: 'Hijacked', os: 'Android' },
-  addTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: 'AAAA-BBBB-CCCC' },
-  updateTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: 'AAAA-BBBB-CCCC' },
+  addTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: '6D92078A-8246-4BA4-AE5B-76104861E7DC' },
+  updateTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: '6D92078A-8246-4BA4-AE5B-76104861E7DC' },
   updateUser: { name: 'Hijacked', active: false },
   putRole: { name: 'Hijacked', userType: 79, grants: [] },
   addUser: { name: 'Mole', email: 'mole@it.example.com', roleId: '' },
@@ -38,7 +38,7 @@ beforeAll(async () => {
   ids.eventName = 'secret_event';
   const { tag } = await owner.client.ok<{ tag: { id: string } }>('createTag', { name: 'secret_tag', kind: 'user_tag', valueType: 'text' }, { appId: app.id });
   ids.tagId = tag.id;
-  const { device } = await owner.client.ok<{ device: { id: string } }>('addTestDevice', { name: 'Phone', idType: 'gaid', deviceId: '1234-5678' }, { appId: app.id });
+  const { device } = await owner.client.ok<{ device: { id: string } }>('addTestDevice', { name: 'Phone', idType: 'gaid', deviceId: '38400000-8cf0-11bd-b23e-10b96e40000d' }, { appId: app.id });
   ids.deviceId = device.id;
   const { roles } = await owner.client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
   ids.roleId = roles.find((r) => r.builtIn === 'analyst')!.id;

@@ -100,10 +100,30 @@ export const TestDevice = z.object({
   createdBy: Id.nullable(),
 });
 export type TestDevice = z.infer<typeof TestDevice>;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * The format of each device id type: IDFA, IDFV and GAID are UUIDs; an OAID is a UUID or 16 to 64
+ * hexadecimal digits; `auto` (the SDK's install id) any id of letters, digits and : _ . -.
+ */
+export function deviceIdProblem(idType: z.infer<typeof DeviceIdType>, deviceId: string): string | null {
+  switch (idType) {
+    case 'idfa':
+    case 'idfv':
+    case 'gaid':
+      return UUID_PATTERN.test(deviceId) ? null : `An ${idType.toUpperCase()} is a UUID: 8-4-4-4-12 hexadecimal digits, like 6D92078A-8246-4BA4-AE5B-76104861E7DC`;
+    case 'oaid':
+      return UUID_PATTERN.test(deviceId) || /^[0-9a-f]{16,64}$/i.test(deviceId) ? null : 'An OAID is a UUID or 16 to 64 hexadecimal digits';
+    default:
+      return null;
+  }
+}
 export const TestDeviceInput = z.object({
   name: Name,
   idType: DeviceIdType,
   deviceId: z.string().trim().min(4, 'Too short').max(200).regex(/^[A-Za-z0-9:_.-]+$/, 'Letters, digits, colon, dot, dash and underscore only'),
+}).superRefine((input, ctx) => {
+  const problem = deviceIdProblem(input.idType, input.deviceId);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['deviceId'], message: problem });
 });
 export type TestDeviceInput = z.infer<typeof TestDeviceInput>;
 

@@ -34,9 +34,9 @@ describe('role enforcement', () => {
     const manager = await member('manager');
     await manager.ok('updateApp', { name: 'Main', os: 'Android', timezone: 'Europe/Madrid' }, { appId });
     expect((await manager.call('deleteApp', undefined, { appId })).body.code).toBe(ErrorCode.NO_PERMISSION);
-    await manager.ok('addTestDevice', { name: 'Pixel', idType: 'gaid', deviceId: 'abcd-0001' }, { appId });
+    await manager.ok('addTestDevice', { name: 'Pixel', idType: 'gaid', deviceId: '38400000-8cf0-11bd-b23e-10b96e400001' }, { appId });
     await owner.client.ok('updateApp', { name: 'Main', os: 'Android', timezone: 'Europe/Madrid', restricted: ['ui:testDevices.add'] }, { appId });
-    const refused = await manager.call('addTestDevice', { name: 'Pixel 2', idType: 'gaid', deviceId: 'abcd-0002' }, { appId });
+    const refused = await manager.call('addTestDevice', { name: 'Pixel 2', idType: 'gaid', deviceId: '38400000-8cf0-11bd-b23e-10b96e400002' }, { appId });
     expect(refused.body.code).toBe(ErrorCode.NO_PERMISSION);
     const meta = await manager.ok<{ apps: { id: string; disallowed: string[] }[] }>('meta');
     expect(meta.apps.find((a) => a.id === appId)!.disallowed).toContain('ui:testDevices.add');
@@ -53,7 +53,7 @@ describe('role enforcement', () => {
     const admin = await member('admin');
     await admin.ok('updateUser', { roleId: id }, { userId: keeper.userId });
     await owner.client.ok('updateApp', { name: 'Main', os: 'Android', timezone: 'Europe/Madrid', restricted: [] }, { appId });
-    await keeper.ok('addTestDevice', { name: 'Keeper phone', idType: 'idfa', deviceId: 'kk-0001' }, { appId });
+    await keeper.ok('addTestDevice', { name: 'Keeper phone', idType: 'auto', deviceId: 'kk-0001' }, { appId });
     expect((await keeper.call('listApps')).body.code).toBe(ErrorCode.NO_PERMISSION);
 
     const manager = await member('manager');

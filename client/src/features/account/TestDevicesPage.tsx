@@ -4,7 +4,7 @@ import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput } fr
 import { useForm } from '@mantine/form';
 import { IconDeviceMobile, IconDeviceMobilePlus, IconPencil, IconTrash } from '@tabler/icons-react';
 import { DeviceIdType } from '@gd/shared/enums';
-import { TestDeviceInput, type MetaApp, type TestDevice } from '@gd/shared/schemas/account';
+import { TestDeviceInput, deviceIdProblem, type MetaApp, type TestDevice } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
@@ -150,7 +150,15 @@ function DeviceDialog({ appId, device, onClose, onSaved }: { appId: string; devi
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm({
     initialValues: { name: device?.name ?? '', idType: device?.idType ?? 'auto', deviceId: device?.deviceId ?? '' },
-    validate: schemaValidator(TestDeviceInput, t, { deviceId: 'validation.deviceId' }),
+    validate: (values) => {
+      const errors = schemaValidator(TestDeviceInput, t, { deviceId: 'validation.deviceId' })(values);
+      // The format of the chosen id type, said in the person's language.
+      const idType = DeviceIdType.safeParse(values.idType);
+      if (idType.success && deviceIdProblem(idType.data, values.deviceId.trim())) {
+        errors.deviceId = idType.data === 'oaid' ? t('validation.deviceIdOaid') : t('validation.deviceIdUuid', { type: idType.data.toUpperCase() });
+      }
+      return errors;
+    },
   });
   const submit = form.onSubmit(async (values) => {
     setFailure(null);

@@ -188,6 +188,8 @@ export const shellEn = {
     bundleId: 'Letters, digits, dots, dashes and underscores only',
     timezone: 'Choose a time zone from the list',
     deviceId: 'At least 4 characters: letters, digits, colons, dots, dashes and underscores',
+    deviceIdUuid: 'An {{type}} is a UUID: 8-4-4-4-12 hexadecimal digits, like 6D92078A-8246-4BA4-AE5B-76104861E7DC',
+    deviceIdOaid: 'An OAID is a UUID or 16 to 64 hexadecimal digits',
   },
   fields: {
     name: 'Name',

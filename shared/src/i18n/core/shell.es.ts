@@ -191,6 +191,8 @@ export const shellEs: Widen<typeof shellEn> = {
     bundleId: 'Solo letras, dígitos, puntos, guiones y guiones bajos',
     timezone: 'Elige una zona horaria de la lista',
     deviceId: 'Al menos 4 caracteres: letras, dígitos, dos puntos, puntos, guiones y guiones bajos',
+    deviceIdUuid: 'Un {{type}} es un UUID: 8-4-4-4-12 dígitos hexadecimales, como 6D92078A-8246-4BA4-AE5B-76104861E7DC',
+    deviceIdOaid: 'Un OAID es un UUID o de 16 a 64 dígitos hexadecimales',
   },
   fields: {
     name: 'Nombre',
