@@ -72,6 +72,9 @@ test('register, create apps, invite a limited user who sees and is refused the f
   await expect(other.getByRole('navigation').getByRole('link', { name: 'Roles' })).toHaveCount(0);
   await other.goto('/admin/roles');
   await expect(other.getByTestId('no-access')).toBeVisible();
+  // The platform's own screens say what they are and where the account does the same, not only "no access".
+  await page.goto('/admin/providers');
+  await expect(page.getByTestId('platform-screen')).toContainText('Acquisition › Providers');
   const csrf = (await analystContext.cookies()).find((c) => c.name === 'gd_csrf')?.value ?? '';
   const refused = await other.request.post('/api/apps', { data: { name: 'Sneaky', os: 'iOS' }, headers: { 'x-csrf-token': csrf } });
   expect(await refused.json()).toMatchObject({ status: 'KO', code: 10004 });

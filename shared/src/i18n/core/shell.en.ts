@@ -172,6 +172,11 @@ export const shellEn = {
     title: 'No access',
     body: 'Your role does not include {{screen}}. Ask an account administrator if you need it.',
     bodyNone: 'Your role does not include any screen yet. Ask an account administrator for access.',
+    platformTitle: 'Managed by Growthdeck',
+    platform: {
+      adminProviders: 'The ad providers every account can connect (social, search, app-store and video ad platforms) are set up by Growthdeck\'s platform administrators. Your account connects its own in Acquisition › Providers.',
+      adminNativeTemplates: 'The native ad templates every account starts from are kept by Growthdeck\'s platform administrators. Your account makes its own in Manage › Native templates.',
+    },
   },
   notFound: { title: 'Page not found', body: 'There is no page at this address. It may have moved, or the link may be wrong.' },
   permissions: { denied: 'Your role does not allow this. Ask an account administrator.' },

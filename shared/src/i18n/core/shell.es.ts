@@ -175,6 +175,11 @@ export const shellEs: Widen<typeof shellEn> = {
     title: 'Sin acceso',
     body: 'Tu rol no incluye {{screen}}. Pide acceso a un administrador de la cuenta si lo necesitas.',
     bodyNone: 'Tu rol todavía no incluye ninguna pantalla. Pide acceso a un administrador de la cuenta.',
+    platformTitle: 'Gestionado por Growthdeck',
+    platform: {
+      adminProviders: 'Los proveedores de anuncios que cualquier cuenta puede conectar (plataformas sociales, de búsqueda, de tiendas de apps y de vídeo) los configuran los administradores de la plataforma de Growthdeck. Tu cuenta conecta los suyos en Adquisición › Proveedores.',
+      adminNativeTemplates: 'Las plantillas de anuncios nativos de las que parte cualquier cuenta las mantienen los administradores de la plataforma de Growthdeck. Tu cuenta crea las suyas en Gestionar › Plantillas nativas.',
+    },
   },
   notFound: { title: 'Página no encontrada', body: 'No hay ninguna página en esta dirección. Puede que se haya movido o que el enlace esté mal.' },
   permissions: { denied: 'Tu rol no permite hacer esto. Pídeselo a un administrador de la cuenta.' },
