@@ -255,3 +255,12 @@ describe('loops of waits', () => {
     }));
   });
 });
+
+describe('loops through other steps', () => {
+  it('merges consecutive waits that lead into a loop through a message (a regression the property test found)', () => {
+    const j = journey('s', src('s4'), linked('actionMessageInApp', 's2', 's5'), wait('s4', 's5', null), wait('s5', 's2', null));
+    const n = normalizeJourney(j);
+    expect(journeyInvariantIssues(n)).toEqual([]);
+    expect(normalizeJourney(n)).toBe(n);
+  });
+});

@@ -126,12 +126,12 @@ const sumDurations = (a: number | null, b: number | null) =>
   a === null ? b : b === null ? a : Math.min(a + b, MAX_DURATION_SECONDS);
 
 /** One merge per call; the fixed-point loop repeats it. */
-/** Whether following `next` links from `id` comes back to it without passing through `except`. */
-function onLoopWithout(byId: Index, id: string, except: string): boolean {
+/** Whether `id` is on a loop made of waits only that does not pass through `except`. */
+function onWaitLoopWithout(byId: Index, id: string, except: string): boolean {
   let at = byId.get(id);
-  for (let hops = 0; at && hops <= byId.size; hops++) {
-    const next = 'next' in at ? at.next : null;
-    if (next === null || next === undefined || next === except) return false;
+  for (let hops = 0; at && at.type === 'flowWait' && hops <= byId.size; hops++) {
+    const next = at.next;
+    if (next === null || next === except) return false;
     if (next === id) return true;
     at = byId.get(next);
   }
@@ -144,10 +144,10 @@ const mergeWaits: Pass = (j) => {
     if (a.type !== 'flowWait' || a.next === null) continue;
     const b = byId.get(a.next);
     if (!b || b.type !== 'flowWait' || b.id === a.id) continue;
-    // A loop through `a` is broken by the merge (b's link back to a is cut). A loop that `a` only
-    // enters (w1 → w2 ↔ w3) is broken from inside instead: merging into it from outside would copy
-    // it around the loop forever, and the rules would never settle.
-    if (onLoopWithout(byId, b.id, a.id)) continue;
+    // A loop of waits through `a` is broken by the merge (b's link back to a is cut). A loop of
+    // waits that `a` only enters (w1 → w2 ↔ w3) is broken from inside instead: merging into it from
+    // outside would copy it around the loop forever, and the rules would never settle.
+    if (onWaitLoopWithout(byId, b.id, a.id)) continue;
     if (a.auto && !b.auto) {
       // The automatic wait is redundant next to the user's: its predecessors go straight to b.
       const into = predecessors(j).get(a.id) ?? [];
