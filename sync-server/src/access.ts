@@ -12,12 +12,9 @@ import type { Logger } from 'pino';
 import { authenticate, recheckAccess, type SyncContext } from './auth.ts';
 import { rewritePresence } from './presence.ts';
 import type { AccessFence, Db } from './repository.ts';
-import { UpdateRejected, messageLimit, rejectReason, updateLimit } from './validation.ts';
+import { SYNC_STEP_2, SYNC_UPDATE, UpdateRejected, messageLimit, rejectReason, updateLimit } from './validation.ts';
 import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_PING, SYNC_PONG } from '@gd/shared';
 
-/** y-protocols sync message types that carry an update (SyncStep1 carries a state vector). */
-const SYNC_STEP_2 = 1;
-const SYNC_UPDATE = 2;
 const DONE = Promise.resolve();
 /** Attempts to log one update (about 7 s with the backoff) before the socket is closed. */
 const APPEND_ATTEMPTS = 8;
@@ -34,11 +31,15 @@ function ownedByOthers(document: Document, self: Connection<SyncContext>, client
   return false;
 }
 
-/** Closes a connection whose user may no longer open the document, or may only read it now. */
+/**
+ * Closes a connection whose user may no longer open the document (`access` null), or may now do
+ * something else with it ('read' or 'write'); the client reopens it with a fresh token.
+ */
 export class AccessChanged extends Error {
   readonly code = ACCESS_CHANGED_CODE;
   readonly reason: string;
-  constructor(why: string) {
+  constructor(access: 'read' | 'write' | null) {
+    const why = access ?? 'revoked';
     super(why);
     this.reason = `${ACCESS_CHANGED_PREFIX}${why}`;
   }
@@ -112,13 +113,14 @@ export function accessHooks(opts: { db: Db; secret: string; log: Logger; append:
       if (connection.readOnly) return; // dropped by Hocuspocus, never applied
       const why = rejectReason(payload, context.kind, updateLimit(type));
       if (why) return reject(why, documentName, context);
-      if (!context.fence) throw new AccessChanged('no writer identity');
+      // A writer always has a fence (only service connections lack one, and they are read-only).
+      if (!context.fence) throw new AccessChanged(null);
       while (!(await appendOrRetry(documentName, payload, context.fence, connection))) {
         const access = await recheckAccess(db, context, documentName);
         if (access === 'write') continue;
         connection.readOnly = true;
         log.info({ doc: documentName, user: context.userId, access }, 'access changed, closing the connection');
-        throw new AccessChanged(access ?? 'revoked');
+        throw new AccessChanged(access);
       }
     },
 

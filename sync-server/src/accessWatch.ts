@@ -33,7 +33,7 @@ export function watchAccess(opts: { hocuspocus: Hocuspocus<SyncContext>; db: Db;
       const access = await recheckAccess(db, context, document.name);
       if (access === (wasReadOnly ? 'read' : 'write')) continue;
       connection.readOnly = true;
-      const closing = new AccessChanged(access === null ? 'revoked' : access);
+      const closing = new AccessChanged(access);
       log.info({ doc: document.name, user: context.userId, access }, 'access changed, closing the connection');
       connection.close({ code: closing.code, reason: closing.reason });
     }

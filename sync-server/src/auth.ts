@@ -8,7 +8,7 @@ import { errors as joseErrors, jwtVerify } from 'jose';
 import {
   DOC_TOKEN_ISSUER, DocTokenClaims, disallowedFor, docAccess, parseDocName, subjectFor, type DocKind, type DocNameParts,
 } from '@gd/shared';
-import { findAppRestrictions, findEntity, findUser, type AccessFence, type Db } from './repository.ts';
+import { findAppRestrictions, findEntity, findUser, type AccessFence, type ConnectingUser, type Db } from './repository.ts';
 
 /** What every hook knows about a connection once it is authenticated. */
 export interface SyncContext {
@@ -79,12 +79,16 @@ export async function authenticate(db: Db, secret: Uint8Array, token: string, do
   const { user } = decision;
   return {
     userId: user.id, name: user.name, color: colorFor(user.id), readOnly: decision.access === 'read', kind: doc.kind,
-    tokenAccess, fence: { userId: user.id, accountId: user.accountId, userVersion: user.userVersion, accountVersion: user.accountVersion },
+    tokenAccess, fence: fenceOf(user),
   };
 }
 
+/** The access versions a decision about `user` was made under (see AccessFence). */
+const fenceOf = (user: ConnectingUser): AccessFence =>
+  ({ userId: user.id, accountId: user.accountId, userVersion: user.userVersion, accountVersion: user.accountVersion });
+
 type Decision =
-  | { ok: true; access: 'read' | 'write'; user: NonNullable<Awaited<ReturnType<typeof findUser>>> }
+  | { ok: true; access: 'read' | 'write'; user: ConnectingUser }
   | { ok: false; reason: string };
 
 /**
@@ -116,7 +120,7 @@ export async function recheckAccess(db: Db, context: SyncContext, documentName: 
   const decision = await decideAccess(db, context.userId, doc, context.tokenAccess);
   if (!decision.ok) return null;
   const { user } = decision;
-  context.fence = { userId: user.id, accountId: user.accountId, userVersion: user.userVersion, accountVersion: user.accountVersion };
+  context.fence = fenceOf(user);
   context.readOnly = decision.access === 'read';
   return decision.access;
 }

@@ -20,7 +20,9 @@ export const MAX_CATCHUP_MESSAGE_BYTES = MAX_CATCHUP_BYTES + FRAMING_BYTES;
 export const WS_MAX_PAYLOAD = MAX_CATCHUP_MESSAGE_BYTES + FRAMING_BYTES;
 
 const MESSAGE_SYNC = 0;
-const SYNC_STEP_2 = 1;
+/** y-protocols sync message types that carry an update (SyncStep1 carries a state vector). */
+export const SYNC_STEP_2 = 1;
+export const SYNC_UPDATE = 2;
 
 /**
  * The size limit of one incoming message: a catch-up (Sync / SyncStep2) may be as large as a
