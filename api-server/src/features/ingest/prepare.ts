@@ -95,8 +95,8 @@ function prepareAll<Row extends { clientId: string; time: Date }>(
   return out;
 }
 
-export function prepareEvents(items: readonly unknown[], bounds: Date | TimeBounds): Prepared<EventRow> {
-  return prepareAll(items, bounds instanceof Date ? { now: bounds } : bounds, (raw) => {
+export function prepareEvents(items: readonly unknown[], bounds: TimeBounds): Prepared<EventRow> {
+  return prepareAll(items, bounds, (raw) => {
     const parsed = IngestEvent.safeParse(raw);
     if (!parsed.success) return { ok: false, reason: reasonOf(parsed.error.issues) };
     const e = parsed.data;
@@ -118,8 +118,8 @@ export function prepareEvents(items: readonly unknown[], bounds: Date | TimeBoun
   });
 }
 
-export function prepareInteractions(items: readonly unknown[], bounds: Date | TimeBounds): Prepared<InteractionRow> {
-  return prepareAll(items, bounds instanceof Date ? { now: bounds } : bounds, (raw) => {
+export function prepareInteractions(items: readonly unknown[], bounds: TimeBounds): Prepared<InteractionRow> {
+  return prepareAll(items, bounds, (raw) => {
     const parsed = IngestInteraction.safeParse(raw);
     if (!parsed.success) return { ok: false, reason: reasonOf(parsed.error.issues) };
     const i = parsed.data;
