@@ -6,7 +6,7 @@ import { Alert } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DocAccess } from './collabSession.ts';
+import type { DocAccess } from './collabState.ts';
 
 export function AccessChangedNotice({ changes, access }: { changes: number; access: DocAccess | null }) {
   const { t } = useTranslation();

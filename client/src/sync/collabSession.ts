@@ -19,7 +19,6 @@
  * The browser's `offline` event closes the socket (no zombie connection) and `online` reconnects.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket, MessageType, type onMessageParameters } from '@hocuspocus/provider';
-import type { Awareness } from 'y-protocols/awareness';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
 import { docSchemaVersion } from '@gd/shared/docs/migrate';
@@ -31,37 +30,9 @@ import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_P
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { deleteDocCopy, docDbName, docRecord, lastSyncUrl, rememberDoc } from './localStore.ts';
-import { isRefusedSyncStatus, isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type SocketState, type SyncStatus } from './status.ts';
-
-export type DocAccess = 'read' | 'write';
-
-export type CollabError =
-  /** The API or the sync server says this user may not open the document (or it is gone). */
-  | { kind: 'refused'; reason: string }
-  /** The server refused our updates again right after a reload: stop instead of looping. */
-  | { kind: 'rejected_again'; reason: string };
-
-export interface CollabState {
-  doc: Y.Doc;
-  provider: HocuspocusProvider | null;
-  awareness: Awareness | null;
-  /** From the server once authenticated, else the API's token answer, else the last one remembered. */
-  access: DocAccess | null;
-  status: SyncStatus;
-  /** Local changes the server has not confirmed yet (always 0 when read-only). */
-  unsynced: number;
-  error: CollabError | null;
-  /** The document holds content (initialised by the server, now or in the browser copy). */
-  ready: boolean;
-  /** The document was written by a newer version of the app: read-only until the page reloads. */
-  tooNew: boolean;
-  /** How many times the browser copy was dropped and reloaded after the server refused an update. */
-  resets: number;
-  /** How many times the server closed the connection because this person's rights changed (reopened with the new ones). */
-  accessChanges: number;
-  /** How many times the server said the document's summary changed elsewhere (a launch): fetch it again. */
-  summaryChanges: number;
-}
+import type { CollabError, CollabState, DocAccess } from './collabState.ts';
+import { withTimeout } from './timeout.ts';
+import { isRefusedSyncStatus, isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type SocketState } from './status.ts';
 
 const LOCAL_COPY_TIMEOUT_MS = 3_000;
 const TOKEN_PREFETCH_TIMEOUT_MS = 6_000;
@@ -74,25 +45,10 @@ const RESET_LOOP_MS = 15_000;
 
 const defaultSyncUrl = (): string => `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/collab`;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve('timeout'), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
 /** A refusal from the API that no retry fixes. */
 const isPermanentApiError = (error: unknown): error is ApiError =>
   error instanceof ApiError && (error.code === ErrorCode.NO_PERMISSION || error.code === ErrorCode.MANDATORY);
+
 
 export class CollabSession {
   readonly dbName: string;

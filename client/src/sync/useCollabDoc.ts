@@ -6,7 +6,8 @@
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { useSession } from '../session/store.ts';
-import type { CollabSession, CollabState } from './collabSession.ts';
+import type { CollabSession } from './collabSession.ts';
+import type { CollabState } from './collabState.ts';
 import { acquireSession, peekSession, releaseSession } from './registry.ts';
 
 export interface CollabDoc extends Omit<CollabState, 'doc'> {
