@@ -25,6 +25,8 @@ export interface HandlerCtx<N extends EndpointName> {
   params: Record<string, string>;
   /** Present for every endpoint whose auth is not 'public'. */
   principal: Principal;
+  /** The signed-in session (refresh-token family) of the request's access token, when it names one. */
+  sessionId: string | undefined;
   /** The principal's permissions here (in the app when the path has `:appId`), for item-level checks. */
   subject: PermissionSubject;
   /** When the path has `:appId`: the app, checked to belong to the principal's account. */
@@ -35,10 +37,13 @@ export interface HandlerCtx<N extends EndpointName> {
 /** A handler answers its response, or that response serialised once and kept (see `serialise`). */
 type Answer<N extends EndpointName> = Result<ResponseOf<N> | Serialised<ResponseOf<N>>> | Promise<Result<ResponseOf<N> | Serialised<ResponseOf<N>>>>;
 export type Handler<N extends EndpointName> = (ctx: HandlerCtx<N>) => Answer<N>;
-export type PublicHandler<N extends EndpointName> = (ctx: Omit<HandlerCtx<N>, 'principal' | 'app' | 'subject'> & { principal: Principal | null }) => Answer<N>;
+export type PublicHandler<N extends EndpointName> = (ctx: Omit<HandlerCtx<N>, 'principal' | 'app' | 'subject' | 'sessionId'> & { principal: Principal | null }) => Answer<N>;
+
+/** The signed-in principal and the session its access token belongs to. */
+export interface SignedIn { principal: Principal; sessionId: string | undefined }
 
 /** Resolve the signed-in principal from the access cookie, or the failure that explains why not. */
-export async function authenticate(deps: Deps, req: Request): Promise<Result<Principal>> {
+export async function authenticate(deps: Deps, req: Request): Promise<Result<SignedIn>> {
   const token = (req.cookies as Record<string, string | undefined>)[AUTH_COOKIES.access];
   if (!token) return fail(ErrorCode.ACCESS_TOKEN_MISSING, 'Sign in first: access token missing');
   const claims = verifyAccessTokenSync(deps.secret, token);
@@ -50,7 +55,7 @@ export async function authenticate(deps: Deps, req: Request): Promise<Result<Pri
   // the client's refresh then fails too, and the person signs in again.
   const session = claims.value.sessionId;
   if (session !== undefined && principal.revokedSessions.includes(session)) return fail(ErrorCode.ACCESS_TOKEN_EXPIRED, 'This session has ended: sign in again');
-  return { ok: true, value: principal };
+  return { ok: true, value: { principal, sessionId: session } };
 }
 
 /** When the path names an app: that app, checked to belong to the principal's account. */
@@ -84,17 +89,19 @@ class Context {
   readonly query: unknown;
   readonly params: Record<string, string>;
   readonly principal: Principal | null;
+  readonly sessionId: string | undefined;
   readonly app: App | null;
   readonly req: Request;
   readonly res: Response;
   readonly #signedIn: Principal | null;
   #subject: PermissionSubject | null;
-  constructor(body: unknown, query: unknown, params: Record<string, string>, principal: Principal | null, signedIn: Principal | null,
-    app: App | null, subject: PermissionSubject | null, req: Request, res: Response) {
+  constructor(body: unknown, query: unknown, params: Record<string, string>, principal: Principal | null, sessionId: string | undefined,
+    signedIn: Principal | null, app: App | null, subject: PermissionSubject | null, req: Request, res: Response) {
     this.body = body;
     this.query = query;
     this.params = params;
     this.principal = principal;
+    this.sessionId = sessionId;
     this.app = app;
     this.req = req;
     this.res = res;
@@ -115,14 +122,10 @@ function register<N extends EndpointName>(router: Router, deps: Deps, name: N, r
   router[method](endpoint.path, async (req: Request, res: Response) => {
     const params = req.params as Record<string, string>;
     let principal: Principal | null = null;
-    if (!publicRoute) {
-      const auth = await authenticate(deps, req);
-      if (!auth.ok) return sendFailure(res, auth);
-      principal = auth.value;
-    } else {
-      const auth = await authenticate(deps, req);
-      principal = auth.ok ? auth.value : null;
-    }
+    let sessionId: string | undefined;
+    const auth = await authenticate(deps, req);
+    if (auth.ok) ({ principal, sessionId } = auth.value);
+    else if (!publicRoute) return sendFailure(res, auth);
     let app: App | null = null;
     let subject: PermissionSubject | null = null;
     if (principal && !publicRoute) {
@@ -147,7 +150,7 @@ function register<N extends EndpointName>(router: Router, deps: Deps, name: N, r
       if (!parsed.ok) return sendFailure(res, parsed);
       query = parsed.value;
     }
-    const ctx = new Context(body, query, params, principal, publicRoute ? null : principal, app, subject, req, res);
+    const ctx = new Context(body, query, params, principal, sessionId, publicRoute ? null : principal, app, subject, req, res);
     const result = await run(ctx as unknown as HandlerCtx<N>);
     if (!result.ok) return sendFailure(res, result);
     if (isSerialised(result.value)) return sendSerialised(req, res, result.value);

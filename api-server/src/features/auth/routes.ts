@@ -15,7 +15,6 @@ import { provisionAccount } from '../accounts/provision.ts';
 import { burnVerify, hashPassword, setPassword, usedBefore, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import { randomToken, sha256 } from './secrets.ts';
-import { verifyAccessTokenSync } from './accessToken.ts';
 import { endSession, rotateSession, startSession } from './sessions.ts';
 
 /** Per IP, a looser bound than per e-mail, against spraying many addresses from one host. */
@@ -23,12 +22,6 @@ const LOGIN_MAX_FAILURES_PER_IP = 50;
 const RESET_TTL_SECONDS = 3600;
 export const INVITE_TTL_SECONDS = 7 * 24 * 3600;
 
-/** The session (refresh-token family) of the request's access token. */
-const sessionOf = (deps: Deps, req: Request) => {
-  const token = (req.cookies as Record<string, string | undefined>)[AUTH_COOKIES.access];
-  const claims = token ? verifyAccessTokenSync(deps.secret, token) : null;
-  return claims?.ok ? claims.value.sessionId : undefined;
-};
 const refreshCookie = (req: Request) => (req.cookies as Record<string, string | undefined>)[AUTH_COOKIES.refresh];
 const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
@@ -164,7 +157,7 @@ export function authRoutes(router: Router, deps: Deps): void {
     return ok({ user: toUser(user), redirect: found.redirect ?? '/user/welcome' });
   });
 
-  route(router, deps, 'changePassword', async ({ principal, body, req }) => {
+  route(router, deps, 'changePassword', async ({ principal, body, sessionId }) => {
     const { user } = principal;
     // A user invited by link has no password yet: the current password is not asked for.
     if (user.password_hash && !(await verifyPassword(user.password_hash, body.currentPassword))) {
@@ -175,10 +168,9 @@ export function authRoutes(router: Router, deps: Deps): void {
     }
     const passwordHash = await hashPassword(body.newPassword);
     // This session stays signed in; every other one (other devices, a thief's) is signed out.
-    const session = sessionOf(deps, req);
     await tx(db, async (client) => {
       await setPassword(client, user.id, passwordHash);
-      await repo.revokeOtherSessions(client, user.id, session);
+      await repo.revokeOtherSessions(client, user.id, sessionId);
     });
     return ok({});
   });

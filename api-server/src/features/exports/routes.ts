@@ -65,12 +65,13 @@ export function exportRoutes(router: Router, deps: Deps): void {
 
 /** The export a download names, after the same checks the endpoint table's routes make. */
 async function exportFor(deps: Deps, req: Request): Promise<Result<repo.ExportRow>> {
-  const principal = await authenticate(deps, req);
-  if (!principal.ok) return principal;
+  const signedIn = await authenticate(deps, req);
+  if (!signedIn.ok) return signedIn;
+  const { principal } = signedIn.value;
   const params = req.params as Record<string, string>;
-  const app = params.appId && isUuid(params.appId) ? await findApp(deps.db, principal.value.account.id, params.appId) : undefined;
+  const app = params.appId && isUuid(params.appId) ? await findApp(deps.db, principal.account.id, params.appId) : undefined;
   if (!app) return fail(ErrorCode.NO_PERMISSION, 'No permission for this app');
-  const subject = subjectFor(principal.value.user.id, disallowedFor(principal.value.user.grants, app.restricted));
+  const subject = subjectFor(principal.user.id, disallowedFor(principal.user.grants, app.restricted));
   const auth = endpoints.downloadAudienceExport.auth;
   if (!can(subject, auth)) return fail(ErrorCode.NO_PERMISSION, `No permission: ${JSON.stringify(auth)}`);
   const row = params.exportId && isUuid(params.exportId) ? await repo.findExport(deps.db, app.id, params.exportId) : undefined;
