@@ -136,3 +136,26 @@ function applyRaw(j: Journey, op: EditOp, fresh: () => string): Journey {
     }
   }
 }
+
+/**
+ * Edits that never cut a step off on purpose: inserting a step that is not an end (an end cuts
+ * what followed), and removing a step that does not branch (its predecessors link to its
+ * successor). Under these, every step someone added and nobody removed must stay reachable,
+ * whatever the concurrency.
+ */
+export type InsertOrRemove = { kind: 'add'; from: number; path: number; type: StepType } | { kind: 'remove'; step: number };
+export const arbInsertOrRemove: fc.Arbitrary<InsertOrRemove> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant('add' as const), from: idx, path: idx, type: fc.constantFrom(...NON_SOURCE.filter((t) => t !== 'end')) }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('remove' as const), step: idx }), weight: 1 },
+);
+
+/** Applies one such edit (a remove of a branching step or of the entry does nothing). */
+export function applyInsertOrRemove(j: Journey, op: InsertOrRemove, newId: string): Journey {
+  const n = normalizeJourney(j);
+  if (op.kind === 'add') {
+    const from = pick(n.steps, op.from);
+    return from ? addStepAfter(n, from.id, linkIndex(from, op.path), op.type, newId) : n;
+  }
+  const s = pick(n.steps.filter((x) => !('paths' in x) || x.paths.length <= 1), op.step);
+  return s ? removeStep(n, s.id) : n;
+}

@@ -3,7 +3,7 @@
  * applies the edit and returns the normalized result; an edit that does not apply (unknown step,
  * missing link, taken id, a link into a source) returns the normalized input unchanged.
  */
-import { edgeTarget, edgeTargets, predecessors, reachable, stepIndex, withEdge } from './graph.ts';
+import { edgeTarget, edgeTargets, outEdges, predecessors, reachable, stepIndex, withEdge, type Edge } from './graph.ts';
 import { jsonEqual } from './json.ts';
 import { createPath, createStep, isSource, type Journey, type JourneyStep, type StepType } from './model.ts';
 import { normalizeJourney } from './normalize.ts';
@@ -132,4 +132,114 @@ export function removePath(j: Journey, stepId: string, pathIndex: number): Journ
   if (!path) return n;
   const next = setStep(n, { ...step, paths: step.paths.filter((_, i) => i !== pathIndex) });
   return normalizeJourney(path.next === null ? next : pruneDownstream(next, [path.next]));
+}
+
+/** Where a lost link was: the link (step, path) whose write to `orphanId` another change replaced. */
+export interface LostLink {
+  fromStepId: string;
+  pathIndex: number | null;
+}
+
+/**
+ * Puts back a step that a concurrent change cut off (SPEC.md section 4 keeps every step a person
+ * added reachable unless someone removed it). Two people insert on the same link at once: one
+ * link write wins and the other person's step is left pointing where the link went; a person
+ * removes a step (a wait merge, an undo) that someone else had just linked a new step after.
+ *
+ * The cut-off step's chain continues into the journey at some step B (where its link points). The
+ * step is put on a link into B: the winner's side first (walking down from what `lost` now leads
+ * to, a chain is put after the winner's step: A → theirs → ours → B), otherwise the only reachable
+ * link into B. Nothing changes when the step is gone, already reachable, leads nowhere reachable,
+ * or the place is ambiguous (several links into B and no hint).
+ */
+export function relinkOrphan(j: Journey, orphanId: string, lost: LostLink | null): Journey {
+  const n = normalizeJourney(j);
+  const chosen = relinkPlace(n, orphanId, lost);
+  if (!chosen) return n;
+  const source = stepIndex(n).get(chosen.from) as JourneyStep;
+  return normalizeJourney(setStep(n, withEdge(source, chosen.pathIndex, orphanId)));
+}
+
+/** The link of normalized `n` that `relinkOrphan` points at `orphanId`, or null. */
+export function relinkPlace(n: Journey, orphanId: string, lost: LostLink | null): Edge | null {
+  const byId = stepIndex(n);
+  const orphan = byId.get(orphanId);
+  if (!orphan || isSource(orphan.type) || n.entryId === null) return null;
+  const live = reachable(n, [n.entryId]);
+  if (live.has(orphanId)) return null;
+  const isOpen = (to: string | null | undefined) => {
+    if (to === null) return true;
+    const step = to === undefined ? undefined : byId.get(to);
+    return step?.type === 'end' && step.auto === true;
+  };
+  const joinAt = whereItJoins(n, orphanId, live, isOpen);
+  if (joinAt === null) return null;
+  const into = (to: string | null | undefined) => (joinAt === OPEN ? isOpen(to) : to === joinAt);
+  const liveEdges = n.steps.filter((s) => live.has(s.id)).flatMap((s) => outEdges(s));
+  let chosen: Edge | null = null;
+  const from = lost ? byId.get(lost.fromStepId) : undefined;
+  if (lost && from && live.has(from.id)) {
+    const winner = edgeTarget(from, lost.pathIndex);
+    if (winner !== undefined && into(winner)) chosen = { from: from.id, pathIndex: lost.pathIndex, to: winner };
+    else if (typeof winner === 'string') {
+      // The winner's own chain, down to its link into B: along the way the journey continues
+      // first (next, or a branching step's last path), then any link below it (never passing B).
+      chosen = continuationInto(byId, winner, into);
+      if (!chosen) {
+        const below = reachable(n, [winner], joinAt === OPEN ? new Set() : new Set([joinAt]));
+        chosen = liveEdges.find((e) => below.has(e.from) && into(e.to)) ?? null;
+      }
+    }
+  }
+  if (!chosen) {
+    const candidates = liveEdges.filter((e) => into(e.to));
+    if (candidates.length === 1) chosen = candidates[0] ?? null;
+  }
+  return chosen;
+}
+
+/** Follows `next` (a branching step's last path) from `start` to the first link that `into` accepts. */
+function continuationInto(byId: ReadonlyMap<string, JourneyStep>, start: string, into: (to: string | null) => boolean): Edge | null {
+  const seen = new Set<string>();
+  for (let step = byId.get(start); step && !seen.has(step.id); ) {
+    seen.add(step.id);
+    const edges = outEdges(step);
+    const e = edges[edges.length - 1];
+    if (!e) return null;
+    if (into(e.to)) return e;
+    step = e.to === null ? undefined : byId.get(e.to);
+  }
+  return null;
+}
+
+/** The cut-off chain ends in an open end (a person's chain inserted where the journey ended). */
+const OPEN = Symbol('open end');
+
+/**
+ * Where the cut-off region starting at `start` joins the journey: the first reachable step it leads
+ * into (breadth first), or OPEN when it only ends (an open link or an automatic end), or null.
+ */
+function whereItJoins(j: Journey, start: string, live: ReadonlySet<string>, isOpen: (to: string | null) => boolean): string | typeof OPEN | null {
+  const byId = stepIndex(j);
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  let ends = false;
+  while (queue.length) {
+    const step = byId.get(queue.shift() as string);
+    if (!step) continue;
+    for (const e of outEdges(step)) {
+      // An automatic end that the journey still uses is that very place (ends are per place).
+      if (e.to !== null && live.has(e.to)) return e.to;
+      if (isOpen(e.to)) {
+        ends = true;
+        continue;
+      }
+      const t = e.to as string;
+      if (!seen.has(t) && byId.has(t)) {
+        seen.add(t);
+        queue.push(t);
+      }
+    }
+  }
+  return ends ? OPEN : null;
 }

@@ -1,0 +1,281 @@
+/**
+ * What a journey editor does about its writes that other people's concurrent changes replaced
+ * (overwrites.ts): a lost link to a step is put back (`relinkOrphan`: the step stays reachable,
+ * nobody has to notice it was cut off), and a lost value of any other field is shown to the person
+ * on that step with their value, so they can restore it with one action.
+ */
+import * as Y from 'yjs';
+import { relinkOrphan, relinkPlace, type LostLink } from '../journey/edit.ts';
+import { reachable, stepIndex, type Edge } from '../journey/graph.ts';
+import type { Journey } from '../journey/model.ts';
+import { normalizeJourney } from '../journey/normalize.ts';
+import { applyJourneyToDoc, journeyFromDoc } from './journeyDoc.ts';
+import type { Overwrite, WatchOptions } from './overwrites.ts';
+
+const MAX_CHAIN = 16;
+
+export interface JourneyConflict {
+  stepId: string;
+  /** The path's id when the field belongs to a path of a branching step. */
+  pathId: string | null;
+  field: string;
+  mine: unknown;
+  theirs: unknown;
+  byClient: number | null;
+  /** The step (or path) was removed by the other change. */
+  removed: boolean;
+  /** Writes the person's value back (false when the step or path is gone). */
+  restore: (origin: unknown) => boolean;
+}
+
+export interface Relink {
+  /**
+   * The step our lost link pointed to, then the steps its chain continued with (chainFrom) when
+   * the link was written.
+   */
+  orphanIds: string[];
+  lost: LostLink | null;
+  /** Where the lost link was, to find its path index again at re-link time. */
+  pathId: string | null;
+  /**
+   * The links into the lost link's step when it was written: where the step went when someone
+   * removed it meanwhile (their removal joined those links to what came after it).
+   */
+  via?: LinkAt[];
+  /** How many times it could not be put back yet (its place was cut off too, or ambiguous). */
+  waited?: number;
+}
+
+/**
+ * How many times a re-link is tried again before it is given up: a place cut off by the same
+ * concurrent changes comes back within a few rounds (another person's re-link); one that is still
+ * ambiguous after this many document changes stays where the journey shows it, unconnected.
+ */
+export const MAX_RELINK_WAITS = 50;
+
+/** A link: a step's `next`, or the `next` of one of its paths. */
+export interface LinkAt {
+  stepId: string;
+  pathId: string | null;
+}
+
+/** The step (and path) a map of a journey document belongs to, or null for other maps. */
+export function locateJourneyMap(doc: Y.Doc, map: Y.Map<unknown>): { stepId: string; pathId: string | null } | null {
+  const item = map._item;
+  if (!item) return null;
+  const steps = doc.getMap('steps');
+  if (item.parent === steps && typeof item.parentSub === 'string') return { stepId: item.parentSub, pathId: null };
+  const array = item.parent;
+  if (!(array instanceof Y.Array) || array._item?.parentSub !== 'paths') return null;
+  const stepMap = array._item.parent;
+  if (!(stepMap instanceof Y.Map) || stepMap._item?.parent !== steps || typeof stepMap._item.parentSub !== 'string') return null;
+  const pathId = map.get('id');
+  return { stepId: stepMap._item.parentSub, pathId: typeof pathId === 'string' ? pathId : null };
+}
+
+/**
+ * How a journey editor watches its writes: only step and path fields (positions and meta are not
+ * conflicts anyone needs to see); a link keeps the chain it led into when it was written, and the
+ * links into its own step.
+ */
+export const journeyWatch = (doc: Y.Doc): WatchOptions => ({
+  track: (map) => locateJourneyMap(doc, map) !== null,
+  context: (map, key, value): WriteContext => {
+    const at = locateJourneyMap(doc, map);
+    const link = key === 'next' && typeof value === 'string';
+    return { at, chain: link ? chainFrom(doc, value) : [], via: link && at ? linksInto(doc, at.stepId) : [] };
+  },
+  pointsAtLive: (_map, key, value) => (key === 'next' && typeof value === 'string' ? doc.getMap('steps').has(value) : null),
+});
+
+/**
+ * Kept with each write: where it was (a removed map no longer says) and, for a link, its chain and
+ * the links into its step.
+ */
+interface WriteContext {
+  at: LinkAt | null;
+  chain: string[];
+  via: LinkAt[];
+}
+
+const contextOf = (o: Overwrite): WriteContext => {
+  const c = o.context as Partial<WriteContext> | undefined;
+  return { at: c?.at ?? null, chain: Array.isArray(c?.chain) ? c.chain : [], via: Array.isArray(c?.via) ? c.via : [] };
+};
+
+/** The links of the document into step `id` (a step's `next`, a path's `next`). */
+function linksInto(doc: Y.Doc, id: string): LinkAt[] {
+  const found: LinkAt[] = [];
+  doc.getMap<unknown>('steps').forEach((step, stepId) => {
+    if (!(step instanceof Y.Map)) return;
+    const map = step as Y.Map<unknown>;
+    if (map.get('next') === id) found.push({ stepId, pathId: null });
+    const paths = map.get('paths');
+    if (!(paths instanceof Y.Array)) return;
+    for (const path of paths.toArray() as unknown[]) {
+      if (!(path instanceof Y.Map) || path.get('next') !== id) continue;
+      const pathId: unknown = path.get('id');
+      if (typeof pathId === 'string') found.push({ stepId, pathId });
+    }
+  });
+  return found;
+}
+
+/** Splits overwrites into links to put back and fields to show. */
+export function classifyJourneyOverwrites(doc: Y.Doc, overwrites: readonly Overwrite[]): { relinks: Relink[]; conflicts: JourneyConflict[] } {
+  const relinks: Relink[] = [];
+  const conflicts: JourneyConflict[] = [];
+  for (const o of overwrites) {
+    const written = contextOf(o);
+    const at = locateJourneyMap(doc, o.map) ?? written.at;
+    if (!at) continue;
+    if (o.key === 'next') {
+      if (typeof o.mine === 'string') {
+        relinks.push({ orphanIds: written.chain.length > 0 ? written.chain : [o.mine], lost: { fromStepId: at.stepId, pathIndex: null }, pathId: at.pathId, via: written.via });
+      }
+      continue;
+    }
+    if (o.key === 'id' || o.key === 'type' || o.key === 'auto' || o.key === 'paths') continue;
+    conflicts.push({
+      ...at,
+      field: o.key,
+      mine: o.mine,
+      theirs: o.theirs,
+      byClient: o.byClient,
+      removed: o.removed,
+      restore: (origin) => {
+        if (o.removed || !locateJourneyMap(doc, o.map)) return false;
+        doc.transact(() => o.map.set(o.key, structuredClone(o.mine)), origin);
+        return true;
+      },
+    });
+  }
+  return { relinks, conflicts };
+}
+
+/**
+ * `id`, then the steps its chain continues with, read when the link is written: if the first is
+ * gone by the time the link is put back (an automatic step that a normalization dropped once it
+ * was cut off, a step removed since), the next one of the chain is the one to put back.
+ */
+function chainFrom(doc: Y.Doc, id: string): string[] {
+  const steps = doc.getMap<unknown>('steps');
+  const ids = [id];
+  for (let current: unknown = steps.get(id); current instanceof Y.Map && ids.length < MAX_CHAIN; ) {
+    const map = current as Y.Map<unknown>;
+    const paths = map.get('paths');
+    const last: unknown = paths instanceof Y.Array ? paths.get(paths.length - 1) : undefined;
+    const next: unknown = map.has('next') ? map.get('next') : last instanceof Y.Map ? (last as Y.Map<unknown>).get('next') : undefined;
+    if (typeof next !== 'string' || ids.includes(next)) break;
+    ids.push(next);
+    current = steps.get(next);
+  }
+  return ids;
+}
+
+/**
+ * Puts back the steps of `relinks` that are still cut off, in one transaction: each is put on a
+ * link into the place its chain rejoins (relinkPlace), the result normalized and written. The step
+ * to put back is the first of the lost link's chain (as the document holds it now, then as it was
+ * when the link was written) that the normalized journey still has; a chain that already rejoins
+ * the journey needs nothing. The link is written even when it already holds that value (a link of
+ * ours pointing at a step someone removed and we put back): a new write, so that a concurrent
+ * change to it is seen as one (watchOverwrites) and handled again.
+ *
+ * Answers the re-links that have to wait: the step is still cut off and its place cannot be found
+ * yet, typically because the place is itself cut off until another person's re-link arrives (their
+ * normalization dropped the automatic step ours went through). The caller tries them again on the
+ * next change of the document.
+ */
+export function writeRelinks(doc: Y.Doc, relinks: readonly Relink[], origin?: unknown): Relink[] {
+  const raw = journeyFromDoc(doc);
+  let j = normalizeJourney(raw);
+  const links: Edge[] = [];
+  // A step of ours whose lost link lived in a step someone removed goes where our links into that
+  // removed step were (a chain inserted after a step that was removed meanwhile).
+  const inDoc = stepIndex(raw);
+  const intoRemoved = new Map<string, Relink>();
+  for (const r of relinks) {
+    const target = r.orphanIds[0];
+    if (target !== undefined && !inDoc.has(target)) intoRemoved.set(target, r);
+  }
+  // A step can only go back once the place it goes to is reachable again, and that place may be
+  // another step of `relinks` (a step of ours linked after a step of ours that lost its own link):
+  // passes go on while one of them puts a step back.
+  let pending = [...relinks];
+  for (let progress = true; progress && pending.length > 0; ) {
+    progress = false;
+    const waiting: Relink[] = [];
+    for (const original of pending) {
+      const r = insteadOfRemoved(original, intoRemoved, inDoc);
+      let lost = r.lost;
+      if (lost && r.pathId !== null) {
+        const step = stepIndex(j).get(lost.fromStepId);
+        const index = step && 'paths' in step ? step.paths.findIndex((p) => p.id === r.pathId) : -1;
+        lost = index >= 0 ? { fromStepId: lost.fromStepId, pathIndex: index } : null;
+      }
+      const first = r.orphanIds[0];
+      const chain = [...new Set([...(first === undefined ? [] : continuation(raw, first)), ...r.orphanIds])];
+      const present = stepIndex(j);
+      const live = j.entryId === null ? new Set<string>() : reachable(j, [j.entryId]);
+      // Automatic steps are the rules' own, never a person's step to put back.
+      const orphanId = chain.find((id) => present.has(id) && present.get(id)?.auto !== true);
+      if (!orphanId || live.has(orphanId)) continue;
+      const place = relinkPlace(j, orphanId, lost);
+      if (!place) {
+        waiting.push(original);
+        continue;
+      }
+      j = relinkOrphan(j, orphanId, lost);
+      links.push(place);
+      progress = true;
+    }
+    pending = waiting;
+  }
+  if (links.length > 0) {
+    doc.transact(() => {
+      applyJourneyToDoc(doc, j);
+      for (const e of links) touchLink(doc, e.from, e.pathIndex);
+    }, origin);
+  }
+  return pending.filter((r) => (r.waited ?? 0) < MAX_RELINK_WAITS).map((r) => ({ ...r, waited: (r.waited ?? 0) + 1 }));
+}
+
+/**
+ * Where to put back a step whose lost link lived in a step someone removed: where our own lost
+ * link into that step was (`intoRemoved`: a chain inserted after a step that was removed
+ * meanwhile), or else where the links into it were when we wrote ours (the removal joined them to
+ * what followed); again while that place was removed too.
+ */
+function insteadOfRemoved(r: Relink, intoRemoved: ReadonlyMap<string, Relink>, inDoc: ReadonlyMap<string, unknown>): Relink {
+  let place = r;
+  for (let hops = 0; place.lost && !inDoc.has(place.lost.fromStepId) && hops < MAX_CHAIN; hops++) {
+    const into = intoRemoved.get(place.lost.fromStepId);
+    const via = place.via?.find((l) => inDoc.has(l.stepId));
+    if (into && into !== place) place = { ...place, lost: into.lost, pathId: into.pathId, via: into.via ?? [] };
+    else if (via) place = { ...place, lost: { fromStepId: via.stepId, pathIndex: null }, pathId: via.pathId, via: [] };
+    else break;
+  }
+  return place === r ? r : { ...r, lost: place.lost, pathId: place.pathId };
+}
+
+/** Writes a link's current value again (a new Yjs item with the same value). */
+function touchLink(doc: Y.Doc, stepId: string, pathIndex: number | null) {
+  const step: unknown = doc.getMap<unknown>('steps').get(stepId);
+  if (!(step instanceof Y.Map)) return;
+  const paths: unknown = (step as Y.Map<unknown>).get('paths');
+  const map: unknown = pathIndex !== null && paths instanceof Y.Array ? (paths as Y.Array<unknown>).get(pathIndex) : pathIndex === null ? step : null;
+  if (map instanceof Y.Map && map.has('next')) (map as Y.Map<unknown>).set('next', (map as Y.Map<unknown>).get('next'));
+}
+
+/** `id` and the steps its chain continues with (`next`, or a branching step's last path). */
+function continuation(j: Journey, id: string): string[] {
+  const byId = stepIndex(j);
+  const ids: string[] = [];
+  for (let step = byId.get(id); step && !ids.includes(step.id) && ids.length < MAX_CHAIN; ) {
+    ids.push(step.id);
+    const to = 'paths' in step ? step.paths.at(-1)?.next : 'next' in step ? step.next : null;
+    step = typeof to === 'string' ? byId.get(to) : undefined;
+  }
+  return ids;
+}
