@@ -30,6 +30,8 @@ import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { JOURNEY_UNDO_ROOTS, useJourneyDoc } from './useJourneyDoc.ts';
 import { isNetworkError, useJourney } from './useJourneys.ts';
 import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
+import { ConflictNotice } from './ConflictNotice.tsx';
+import { useJourneyConflicts } from './useJourneyConflicts.ts';
 
 const INSPECTOR_WIDTH = 340;
 
@@ -104,6 +106,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const { journey, layout, violations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab);
   const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
   const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite);
+  const overwritten = useJourneyConflicts(collab.doc, collab.canWrite, collab.awareness);
   const [selected, setSelected] = useState<string | null>(null);
   const selectedStep = journey.steps.find((s) => s.id === selected) ?? null;
   const selectedStepId = selectedStep?.id ?? null;
@@ -121,6 +124,15 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
     summarySeen.current = collab.summaryChanges;
     refetch();
   }, [collab.summaryChanges, refetch]);
+
+  // Back online (or connected for the first time): what happened meanwhile (a launch, a stop) is
+  // read again, since the live announcement was missed while away.
+  const wasOnline = useRef(false);
+  useEffect(() => {
+    const online = collab.status === 'online';
+    if (online && !wasOnline.current) refetch();
+    wasOnline.current = online;
+  }, [collab.status, refetch]);
 
   // The person is told when their copy had to be reloaded from the server.
   useEffect(() => {
@@ -189,6 +201,14 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         </Alert>
       )}
       <AccessChangedNotice changes={collab.accessChanges} access={collab.access} />
+      <ConflictNotice
+        conflicts={overwritten.conflicts}
+        journey={journey}
+        readOnly={readOnly}
+        onShow={setSelected}
+        onRestore={overwritten.restore}
+        onDismiss={overwritten.dismiss}
+      />
       {collab.resets > noticeSeen && (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle size={16} />} py="xs" withCloseButton onClose={() => setNoticeSeen(collab.resets)} data-testid="reloaded-notice">
           {t('journeys.editor.reloaded')}

@@ -1,7 +1,7 @@
 /**
  * Typed fields hold a local draft: the shared document gets the value 300 ms after typing stops,
- * on Enter and on blur, not on every keystroke. While a field is being edited it shows the draft
- * (a remote change to the same field shows once the field is left).
+ * on Enter and on blur, not on every keystroke. While a person types, the field shows their draft;
+ * once it is committed, a different value from the document (another person's change) shows at once.
  */
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { NumberInput, TextInput, type NumberInputProps, type TextInputProps } from '@mantine/core';
@@ -18,23 +18,29 @@ export interface Draft<T> {
 }
 
 export function useDraft<T>(value: T, commit: (value: T) => void, delay = COMMIT_DELAY_MS): Draft<T> {
-  const [draft, setDraft] = useState<{ value: T } | null>(null);
+  // `base`: the value the document held (or was given by our commit) when the draft last agreed
+  // with it; `dirty`: typed and not committed yet.
+  const [draft, setDraft] = useState<{ value: T; base: T; dirty: boolean } | null>(null);
   const pending = useRef<{ value: T } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latestCommit = useRef(commit);
+  const latestValue = useRef(value);
   useEffect(() => {
     latestCommit.current = commit;
+    latestValue.current = value;
   });
   const flush = useCallback(() => {
     if (timer.current !== null) clearTimeout(timer.current);
     timer.current = null;
     const p = pending.current;
     pending.current = null;
-    if (p) latestCommit.current(p.value);
+    if (!p) return;
+    latestCommit.current(p.value);
+    setDraft((d) => (d ? { value: d.value, base: p.value, dirty: false } : d));
   }, []);
   const change = useCallback(
     (next: T) => {
-      setDraft({ value: next });
+      setDraft((d) => ({ value: next, base: d?.base ?? latestValue.current, dirty: true }));
       pending.current = { value: next };
       if (timer.current !== null) clearTimeout(timer.current);
       timer.current = setTimeout(flush, delay);
@@ -47,7 +53,10 @@ export function useDraft<T>(value: T, commit: (value: T) => void, delay = COMMIT
   }, [flush]);
   // A pending edit is committed when the field goes away (another step selected, panel closed).
   useEffect(() => flush, [flush]);
-  return { value: draft ? draft.value : value, change, flush, end };
+  // A committed draft gives way to a different value from the document (someone else's change,
+  // or a concurrent one that replaced ours): the field never shows a value the journey lacks.
+  const shown = draft && (draft.dirty || Object.is(value, draft.base) || JSON.stringify(value) === JSON.stringify(draft.base)) ? draft.value : value;
+  return { value: shown, change, flush, end };
 }
 
 const onEnter = (flush: () => void) => (e: KeyboardEvent<HTMLInputElement>) => {

@@ -1,0 +1,113 @@
+/**
+ * What happens in the editor when another person's concurrent change replaced one of this
+ * person's writes (shared/src/docs/overwrites.ts, journeyConflicts.ts):
+ * - a lost link is put back at once (the person's step stays connected: two steps inserted on one
+ *   link at once both stay, a step linked after one that someone removed meanwhile is re-linked),
+ *   on a settled document only (nothing received waits for an update it depends on) and never on a
+ *   read-only one; only the replica whose write lost does it, so it happens once; a step whose
+ *   place is cut off too (until another person's re-link arrives) waits for the next change;
+ * - a lost value of any other field is listed (`conflicts`): which step and field, who changed it,
+ *   their value and ours, with `restore` (writes ours back, an undoable edit) and `dismiss`.
+ * Who: the name the sync server stamped on that Yjs client's presence, remembered for everyone seen
+ * in this session (a person back from offline may leave before their change is noticed).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Awareness } from 'y-protocols/awareness';
+import type * as Y from 'yjs';
+import { classifyJourneyOverwrites, journeyWatch, writeRelinks, type JourneyConflict, type Relink } from '@gd/shared/docs/journeyConflicts';
+import { watchOverwrites } from '@gd/shared/docs/overwrites';
+import { readPeers } from '../../sync/presence.ts';
+import { isSettled } from '../../sync/repair.ts';
+import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
+
+export interface ShownConflict extends JourneyConflict {
+  key: string;
+  /** The name of who replaced the value, when known. */
+  by: string | null;
+}
+
+const conflictKey = (c: JourneyConflict): string => `${c.stepId}|${c.pathId ?? ''}|${c.field}`;
+
+/** Conflicts listed at most (the oldest give way). */
+const MAX_SHOWN = 20;
+
+export function useJourneyConflicts(doc: Y.Doc | null, canWrite: boolean, awareness: Awareness | null) {
+  const [found, setFound] = useState<JourneyConflict[]>([]);
+  const [names, setNames] = useState<ReadonlyMap<number, string>>(new Map());
+  const canWriteRef = useRef(canWrite);
+  useEffect(() => {
+    canWriteRef.current = canWrite;
+  }, [canWrite]);
+
+  useEffect(() => {
+    if (!awareness) return;
+    const remember = () => {
+      const peers = readPeers(awareness.getStates(), awareness.clientID);
+      setNames((known) => {
+        if (peers.every((p) => known.get(p.clientId) === p.name)) return known;
+        const next = new Map(known);
+        for (const p of peers) next.set(p.clientId, p.name);
+        return next;
+      });
+    };
+    remember();
+    awareness.on('change', remember);
+    return () => awareness.off('change', remember);
+  }, [awareness]);
+
+  useEffect(() => {
+    if (!doc) return;
+    let pending: Relink[] = [];
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const relinkWhenSettled = () => {
+      timer = null;
+      if (pending.length === 0 || !canWriteRef.current) return;
+      if (!isSettled(doc)) return; // tried again on the next update
+      const todo = pending;
+      pending = [];
+      // What cannot go back yet (its place is cut off too) is tried again on the next change.
+      pending.push(...writeRelinks(doc, todo, REPAIR_ORIGIN));
+    };
+    const schedule = () => {
+      if (pending.length > 0 && timer === null) timer = setTimeout(relinkWhenSettled, 0);
+    };
+    const stop = watchOverwrites(
+      doc,
+      (overwrites) => {
+        const classified = classifyJourneyOverwrites(doc, overwrites);
+        pending.push(...classified.relinks);
+        schedule();
+        if (classified.conflicts.length === 0) return;
+        const fresh = classified.conflicts;
+        setFound((current) => {
+          const keys = new Set(fresh.map(conflictKey));
+          return [...current.filter((c) => !keys.has(conflictKey(c))), ...fresh].slice(-MAX_SHOWN);
+        });
+      },
+      journeyWatch(doc),
+    );
+    doc.on('update', schedule);
+    return () => {
+      stop();
+      doc.off('update', schedule);
+      if (timer) clearTimeout(timer);
+      // A new document (reloaded from the server) starts with nothing to tell.
+      setFound([]);
+    };
+  }, [doc]);
+
+  const conflicts = useMemo(
+    () => found.map((c): ShownConflict => ({ ...c, key: conflictKey(c), by: c.byClient === null ? null : (names.get(c.byClient) ?? null) })),
+    [found, names],
+  );
+  const dismiss = useCallback((key: string) => setFound((current) => current.filter((c) => conflictKey(c) !== key)), []);
+  const restore = useCallback(
+    (key: string) => {
+      const conflict = conflicts.find((c) => c.key === key);
+      if (conflict && canWriteRef.current) conflict.restore(LOCAL_ORIGIN);
+      dismiss(key);
+    },
+    [conflicts, dismiss],
+  );
+  return { conflicts, dismiss, restore };
+}
