@@ -9,11 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from '../support/env.ts';
+import { ADMIN, ANALYST, MANAGER, signIn } from '../support/people.ts';
 
-const MANAGER = { email: 'manager@demo.growthdeck.test', name: 'Marta Manager' };
-const ADMIN = { email: 'admin@demo.growthdeck.test', name: 'Adrián Admin' };
-const ANALYST = { email: 'analyst@demo.growthdeck.test' };
 const suffix = Date.now().toString(36);
 /** The city every seeded person lives in: no one else has it. */
 const CITY = `Segville-${suffix}`;
@@ -22,17 +19,8 @@ const IN_CITY = 7;
 const ON_NEW_VERSION = 4;
 const NEW_VERSION = '9.2.0';
 
-async function signIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true });
-  await context.addInitScript(() => window.localStorage.setItem('gd.testHooks', '1'));
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-  return page;
-}
+/** Signed in, with downloads kept (the audience export is read back), within the default wait. */
+const signedIn = async (browser: Browser, email: string): Promise<Page> => (await signIn(browser, email, { acceptDownloads: true }, {})).page;
 
 /** IN_CITY people in every app of the account (whichever app the shell opens on has them), ON_NEW_VERSION of them on NEW_VERSION. */
 async function seedPeople(request: APIRequestContext) {
@@ -64,7 +52,7 @@ const estimateCount = (page: Page) => page.getByTestId('estimate');
 test('two people build one segment together, the estimate follows, and the saved audience exports as many rows as it counts', async ({ browser }) => {
   // Two browsers, a live document, estimates and an export on a shared 2-core machine: generous, not a timing claim.
   test.setTimeout(240_000);
-  const marta = await signIn(browser, MANAGER.email);
+  const marta = await signedIn(browser, MANAGER.email);
   await seedPeople(marta.request);
 
   // Marta starts a segment from the audiences screen.
@@ -81,7 +69,7 @@ test('two people build one segment together, the estimate follows, and the saved
   await expect(marta.getByTestId('sync-status')).toHaveAttribute('data-status', 'online');
 
   // Adrián opens the same address.
-  const adrian = await signIn(browser, ADMIN.email);
+  const adrian = await signedIn(browser, ADMIN.email);
   await adrian.goto(marta.url());
   await expect(adrian.getByTestId('segment-editor')).toBeVisible({ timeout: 30_000 });
   await expect(adrian.getByTestId('segment-editor')).toHaveAttribute('data-read-only', 'false');
@@ -173,7 +161,7 @@ test('two people build one segment together, the estimate follows, and the saved
   expect(count).toBe(ON_NEW_VERSION);
 
   // An analyst (no "modify segment") sees the same segment, read-only.
-  const ines = await signIn(browser, ANALYST.email);
+  const ines = await signedIn(browser, ANALYST.email);
   await ines.goto(segmentUrl);
   await expect(ines.getByTestId('segment-editor')).toHaveAttribute('data-read-only', 'true', { timeout: 30_000 });
   await expect(ines.getByTestId('read-only')).toBeVisible();

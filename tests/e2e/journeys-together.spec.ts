@@ -1,0 +1,188 @@
+/**
+ * Several people on one journey: they edit together and see each other, and converge after one of
+ * them worked offline; a launch (and a stop made while a co-editor was offline) reaches every open
+ * editor; two steps inserted on one link at once both stay connected, and a name changed by two
+ * people at once is shown to the one whose name lost, with "Restore mine". Helpers and how offline
+ * works here: ../support/journeys.ts.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { MANAGER, ADMIN, suffix, AFTER_LOAD, signIn, createJourney, openEditor, syncStatus, addStep, nodeIds, nodeNamed, docContent } from '../support/journeys.ts';
+
+test('two people edit one journey together, see each other, and converge after one of them worked offline', async ({ browser }) => {
+  // Several people, each with a full sign-in and page loads: room for a busy shared machine.
+  test.slow();
+  const marta = await signIn(browser, MANAGER.email);
+  const url = await createJourney(marta.page, `Onboarding ${suffix}`);
+  const adrian = await signIn(browser, ADMIN.email);
+  await openEditor(adrian.page, url);
+
+  // Each sees the other.
+  await expect(marta.page.getByTestId('presence-avatar').and(marta.page.locator(`[data-name="${ADMIN.name}"]`))).toBeVisible();
+  await expect(adrian.page.getByTestId('presence-avatar').and(adrian.page.locator(`[data-name="${MANAGER.name}"]`))).toBeVisible();
+
+  // Each one's steps appear for the other.
+  await addStep(marta.page, 'Event entry', 'Wait');
+  await expect(nodeNamed(adrian.page, 'Wait')).toHaveCount(1);
+  await addStep(adrian.page, 'Wait', 'Update tag count');
+  await expect(nodeNamed(marta.page, 'Update tag count')).toHaveCount(1);
+  await expect(syncStatus(marta.page)).toHaveAttribute('data-status', 'online');
+
+  // Marta goes offline; both keep editing.
+  await marta.context.setOffline(true);
+  await expect(syncStatus(marta.page)).toHaveAttribute('data-status', 'offline');
+  await addStep(marta.page, 'Event entry', 'Postback');
+  await expect(syncStatus(marta.page)).toContainText('not yet saved');
+  expect(Number(await syncStatus(marta.page).getAttribute('data-unsynced'))).toBeGreaterThan(0);
+  await addStep(adrian.page, 'Update tag count', 'Join');
+  await expect(nodeNamed(adrian.page, 'Join')).toHaveCount(1);
+  await expect(nodeNamed(marta.page, 'Join')).toHaveCount(0);
+  await expect(nodeNamed(adrian.page, 'Postback')).toHaveCount(0);
+
+  // Back online: both hold the same journey, with both people's offline-time edits.
+  await marta.context.setOffline(false);
+  await expect(syncStatus(marta.page)).toHaveAttribute('data-status', 'online', { timeout: 20_000 });
+  await expect(syncStatus(marta.page)).toHaveAttribute('data-unsynced', '0');
+  for (const page of [marta.page, adrian.page]) {
+    await expect(nodeNamed(page, 'Postback')).toHaveCount(1);
+    await expect(nodeNamed(page, 'Join')).toHaveCount(1);
+  }
+  await expect.poll(async () => (await docContent(marta.page)) === (await docContent(adrian.page))).toBe(true);
+  expect(await nodeIds(marta.page)).toEqual(await nodeIds(adrian.page));
+
+  // Undo takes back only one's own edit, never the other person's.
+  await addStep(adrian.page, 'Join', 'Email');
+  await expect(nodeNamed(marta.page, 'Email')).toHaveCount(1);
+  await marta.page.getByTestId('undo').click();
+  for (const page of [marta.page, adrian.page]) {
+    await expect(nodeNamed(page, 'Postback')).toHaveCount(0);
+    await expect(nodeNamed(page, 'Email')).toHaveCount(1);
+  }
+  await marta.page.getByTestId('redo').click();
+  await expect(nodeNamed(adrian.page, 'Postback')).toHaveCount(1);
+
+  await marta.context.close();
+  await adrian.context.close();
+});
+
+test('a journey with a problem cannot be launched; once fixed it launches, and a co-editor sees it live, and a stop made while they were offline once back', async ({ browser }) => {
+  test.slow();
+  const marta = await signIn(browser, MANAGER.email);
+  const { page } = marta;
+  const url = await createJourney(page, `Launch ${suffix}`);
+  const journeyId = new URL(url).searchParams.get('id') ?? '';
+  // A co-editor has the journey open all along.
+  const adrian = await signIn(browser, ADMIN.email);
+  await openEditor(adrian.page, url);
+  await expect(adrian.page.getByTestId('journey-status')).toHaveAttribute('data-status', 'draft');
+
+  // A new journey's entry has no event yet: one problem, shown, and the launch is disabled.
+  const launch = page.getByTestId('launch-journey');
+  await expect(launch).toHaveAttribute('data-problems', '1');
+  await expect(launch).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByTestId('problems-panel')).toContainText('Choose at least one event that starts the journey.');
+  // The server refuses it too, naming the step and the rule.
+  const appId = await page.evaluate(() => (window as unknown as { __gdSync: { names(): string[] } }).__gdSync.names()[0]?.split('/')[1] ?? '');
+  const csrf = (await marta.context.cookies()).find((c) => c.name === 'gd_csrf')?.value ?? '';
+  const refused = await page.request.post(`/api/apps/${appId}/journeys/${journeyId}/launch`, { headers: { 'x-csrf-token': csrf } });
+  expect(await refused.json()).toMatchObject({ status: 'KO', code: 10001, details: [{ path: 'steps.source.eventIds', message: 'source_events_missing' }] });
+
+  // Fixed: the entry gets an event; the launch goes through and the journey is live.
+  await page.locator('.react-flow__node[data-id="source"]').click();
+  const events = page.getByTestId('step-inspector').getByRole('combobox', { name: 'Events' });
+  await events.fill('app_open');
+  await events.press('Enter');
+  await expect(launch).toHaveAttribute('data-problems', '0');
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
+  await expect(launch).not.toHaveAttribute('aria-disabled', 'true');
+  await launch.click();
+  await expect(page.getByText('Version 1 is live.')).toBeVisible();
+  await expect(page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
+  await expect(page.getByTestId('launch-info')).toContainText('v1 live since');
+  await expect(page.getByTestId('stop-journey')).toBeVisible();
+  // The co-editor sees the launch without reloading: the sync server tells every open editor.
+  await expect(adrian.page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live', AFTER_LOAD);
+  await expect(adrian.page.getByTestId('launch-info')).toContainText('v1 live since');
+
+  // A co-editor who was offline when it was stopped sees it once back online.
+  await adrian.context.setOffline(true);
+  await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'offline');
+  await page.getByTestId('stop-journey').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByTestId('journey-status')).toHaveAttribute('data-status', 'stopped');
+  await expect(adrian.page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
+  await adrian.context.setOffline(false);
+  await expect(adrian.page.getByTestId('journey-status')).toHaveAttribute('data-status', 'stopped', AFTER_LOAD);
+  await adrian.context.close();
+
+  // Launched again for what follows.
+  await launch.click();
+  await expect(page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
+
+  // The list says so too.
+  await page.getByRole('link', { name: 'All journeys' }).click();
+  const row = page.getByTestId('journey-row').filter({ hasText: `Launch ${suffix}` });
+  await expect(row.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
+  await expect(row).toContainText('v2');
+
+  await marta.context.close();
+});
+
+test('two people insert a step on the same link at once: both steps stay connected; a name changed by both at once is shown with "Restore mine"', async ({ browser }) => {
+  test.slow();
+  const marta = await signIn(browser, MANAGER.email);
+  const url = await createJourney(marta.page, `Same link ${suffix}`);
+  const adrian = await signIn(browser, ADMIN.email);
+  await openEditor(adrian.page, url);
+  await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'online');
+
+  // At once: Adrián is cut off while both insert right after the entry.
+  await adrian.context.setOffline(true);
+  await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'offline');
+  await addStep(marta.page, 'Event entry', 'Wait');
+  await addStep(adrian.page, 'Event entry', 'Join');
+  await expect(syncStatus(marta.page)).toHaveAttribute('data-status', 'online');
+  await adrian.context.setOffline(false);
+  await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'online', { timeout: 20_000 });
+
+  // Both steps are there and on the path from the entry, for both people (one link write lost;
+  // its writer put their step back behind the other's).
+  for (const page of [marta.page, adrian.page]) {
+    await expect(nodeNamed(page, 'Wait')).toHaveCount(1);
+    await expect(nodeNamed(page, 'Join')).toHaveCount(1);
+    await expect(page.getByTestId('problems')).not.toContainText('No path leads to this step.');
+  }
+  await expect.poll(async () => (await docContent(marta.page)) === (await docContent(adrian.page))).toBe(true);
+
+  // Both rename the Wait step at once: whoever's name lost is told, by whom, and can restore it.
+  await adrian.context.setOffline(true);
+  await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'offline');
+  const rename = async (page: Page, name: string) => {
+    await nodeNamed(page, 'Wait').click();
+    const field = page.getByTestId('step-inspector').getByLabel('Step name');
+    await field.fill(name);
+    await field.press('Enter');
+  };
+  await rename(marta.page, 'Marta’s pause');
+  await rename(adrian.page, 'Adrián’s pause');
+  await adrian.context.setOffline(false);
+  await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'online', { timeout: 20_000 });
+  await expect.poll(async () => (await docContent(marta.page)) === (await docContent(adrian.page))).toBe(true);
+
+  const martaWon = (await docContent(marta.page)).includes('Marta’s pause');
+  const [loser, winner, lost, kept, winnerName] = martaWon
+    ? [adrian, marta, 'Adrián’s pause', 'Marta’s pause', MANAGER.name]
+    : [marta, adrian, 'Marta’s pause', 'Adrián’s pause', ADMIN.name];
+  const notice = loser.page.getByTestId('conflict-notice');
+  await expect(notice).toContainText(`${winnerName} changed the name of “${kept}” at the same time as you: “${kept}” replaced your “${lost}”.`);
+  await expect(winner.page.getByTestId('conflict-notice')).toHaveCount(0);
+  // The loser's field shows the name the journey holds now, not the one they typed.
+  await expect(loser.page.getByTestId('step-inspector').getByLabel('Step name')).toHaveValue(kept);
+  await notice.getByTestId('restore-mine').click();
+  await expect(notice).toHaveCount(0);
+  for (const page of [marta.page, adrian.page]) await expect(nodeNamed(page, lost)).toHaveCount(1);
+  // The restore was seen by the other person before their next change: not a new conflict.
+  await expect(winner.page.getByTestId('conflict-notice')).toHaveCount(0);
+
+  await marta.context.close();
+  await adrian.context.close();
+});
