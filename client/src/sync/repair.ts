@@ -17,23 +17,13 @@
 import { useEffect } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import type * as Y from 'yjs';
+import { isDesignatedRepairer, isSettled } from '@gd/shared/docs/settled';
 import { repairAllowed } from './docView.ts';
 import type { SyncStatus } from './status.ts';
 
 export const REPAIR_QUIET_MS = 400;
 
-/** Nothing received waits for an update it depends on. */
-export function isSettled(doc: Y.Doc): boolean {
-  return doc.store.pendingStructs === null && doc.store.pendingDs === null;
-}
-
-/** Whether `self` is the present writer with the smallest client id (the one that repairs). */
-export function isDesignatedRepairer(self: number, states: ReadonlyMap<number, Record<string, unknown> | null>): boolean {
-  for (const [clientId, state] of states) {
-    if (clientId < self && state && state.user) return false;
-  }
-  return true;
-}
+export { isDesignatedRepairer, isSettled };
 
 export interface RepairInput {
   doc: Y.Doc | null;

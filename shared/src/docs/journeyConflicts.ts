@@ -10,7 +10,8 @@ import { reachable, stepIndex, type Edge } from '../journey/graph.ts';
 import type { Journey } from '../journey/model.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { applyJourneyToDoc, journeyFromDoc } from './journeyDoc.ts';
-import type { Overwrite, WatchOptions } from './overwrites.ts';
+import { watchOverwrites, type Overwrite, type WatchOptions } from './overwrites.ts';
+import { isSettled } from './settled.ts';
 
 const MAX_CHAIN = 16;
 
@@ -278,4 +279,51 @@ function continuation(j: Journey, id: string): string[] {
     step = typeof to === 'string' ? byId.get(to) : undefined;
   }
   return ids;
+}
+
+export interface ConflictWatchOptions {
+  /** Whether this replica may write now (a viewer never re-links). */
+  canWrite: () => boolean;
+  /** Lost values of other fields, to show to the person. */
+  onConflicts: (found: JourneyConflict[]) => void;
+  /** The transaction origin of re-links (the editor's repair origin: not undoable). */
+  origin?: unknown;
+}
+
+/**
+ * What a journey editor runs on its document: its overwritten writes are classified as they are
+ * found; lost links are put back on a settled document only (nothing received waits for an update
+ * it depends on, `isSettled`), right after the change that showed them, and those that have to wait
+ * are tried again on each later change. Only the replica whose write lost re-links, so it happens
+ * once. Returns a function that stops watching.
+ */
+export function watchJourneyConflicts(doc: Y.Doc, opts: ConflictWatchOptions): () => void {
+  let pending: Relink[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const relinkWhenSettled = () => {
+    timer = null;
+    if (pending.length === 0 || !opts.canWrite() || !isSettled(doc)) return; // again on the next update
+    const todo = pending;
+    pending = [];
+    pending.push(...writeRelinks(doc, todo, opts.origin));
+  };
+  const schedule = () => {
+    if (pending.length > 0 && timer === null) timer = setTimeout(relinkWhenSettled, 0);
+  };
+  const stop = watchOverwrites(
+    doc,
+    (overwrites) => {
+      const classified = classifyJourneyOverwrites(doc, overwrites);
+      pending.push(...classified.relinks);
+      schedule();
+      if (classified.conflicts.length > 0) opts.onConflicts(classified.conflicts);
+    },
+    journeyWatch(doc),
+  );
+  doc.on('update', schedule);
+  return () => {
+    stop();
+    doc.off('update', schedule);
+    if (timer) clearTimeout(timer);
+  };
 }

@@ -14,10 +14,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import type * as Y from 'yjs';
-import { classifyJourneyOverwrites, journeyWatch, writeRelinks, type JourneyConflict, type Relink } from '@gd/shared/docs/journeyConflicts';
-import { watchOverwrites } from '@gd/shared/docs/overwrites';
+import { watchJourneyConflicts, type JourneyConflict } from '@gd/shared/docs/journeyConflicts';
 import { readPeers } from '../../sync/presence.ts';
-import { isSettled } from '../../sync/repair.ts';
 import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
 
 export interface ShownConflict extends JourneyConflict {
@@ -57,40 +55,17 @@ export function useJourneyConflicts(doc: Y.Doc | null, canWrite: boolean, awaren
 
   useEffect(() => {
     if (!doc) return;
-    let pending: Relink[] = [];
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const relinkWhenSettled = () => {
-      timer = null;
-      if (pending.length === 0 || !canWriteRef.current) return;
-      if (!isSettled(doc)) return; // tried again on the next update
-      const todo = pending;
-      pending = [];
-      // What cannot go back yet (its place is cut off too) is tried again on the next change.
-      pending.push(...writeRelinks(doc, todo, REPAIR_ORIGIN));
-    };
-    const schedule = () => {
-      if (pending.length > 0 && timer === null) timer = setTimeout(relinkWhenSettled, 0);
-    };
-    const stop = watchOverwrites(
-      doc,
-      (overwrites) => {
-        const classified = classifyJourneyOverwrites(doc, overwrites);
-        pending.push(...classified.relinks);
-        schedule();
-        if (classified.conflicts.length === 0) return;
-        const fresh = classified.conflicts;
+    const stop = watchJourneyConflicts(doc, {
+      canWrite: () => canWriteRef.current,
+      origin: REPAIR_ORIGIN,
+      onConflicts: (fresh) =>
         setFound((current) => {
           const keys = new Set(fresh.map(conflictKey));
           return [...current.filter((c) => !keys.has(conflictKey(c))), ...fresh].slice(-MAX_SHOWN);
-        });
-      },
-      journeyWatch(doc),
-    );
-    doc.on('update', schedule);
+        }),
+    });
     return () => {
       stop();
-      doc.off('update', schedule);
-      if (timer) clearTimeout(timer);
       // A new document (reloaded from the server) starts with nothing to tell.
       setFound([]);
     };
