@@ -4,6 +4,7 @@
  * `waitFor` that polls a condition instead of sleeping.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { destroyProvider } from '@gd/shared/docs/providerSocket';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import { WebSocket } from 'ws';
@@ -59,10 +60,7 @@ export function openClient(opts: {
     closes: [],
     syncStatuses: [],
     sendRaw: (bytes) => socket.send(bytes),
-    destroy: () => {
-      provider.destroy();
-      socket.destroy();
-    },
+    destroy: () => destroyProvider(provider, socket),
   };
   provider.on('authenticationFailed', ({ reason }: { reason: string }) => client.refusals.push(reason));
   provider.on('close', ({ event }: { event: { code: number; reason: string } }) => client.closes.push({ code: event.code, reason: event.reason }));

@@ -6,6 +6,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
+import { destroyProvider } from '@gd/shared/docs/providerSocket';
 import { signJwt } from '../auth/accessToken.ts';
 export interface LiveDocReader {
   /** The full encoded Yjs state of the document as the sync server holds it now. */
@@ -24,8 +25,7 @@ function serviceConnection(syncUrl: string, secret: string, name: string) {
   const token = () => signJwt(secret, { typ: 'service', sub: 'service:api', acc: name.split('/')[0] ?? '', doc: name, access: 'read' }, 60);
   const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token });
   const close = () => {
-    provider.destroy();
-    socket.destroy();
+    destroyProvider(provider, socket);
     doc.destroy();
   };
   /** Resolves with `use`'s answer once synced; closes in any case. */

@@ -1,0 +1,37 @@
+/**
+ * A service connection given up while it is still connecting (the sync server accepts TCP but
+ * never answers: overloaded, or a proxy in the way) must not end the API process: `ws` reports the
+ * aborted handshake after the provider removed its listeners. Vitest fails the run on such an
+ * uncaught error, so this test fails if destroyProvider stops listening.
+ */
+import net, { type AddressInfo } from 'node:net';
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { destroyProvider } from '@gd/shared/docs/providerSocket';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import * as Y from 'yjs';
+
+let silent: net.Server;
+const held: net.Socket[] = [];
+beforeAll(async () => {
+  silent = net.createServer((s) => held.push(s));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+});
+afterAll(async () => {
+  for (const s of held) s.destroy();
+  await new Promise((resolve) => silent.close(resolve));
+});
+
+it('closing a provider whose socket is still connecting raises nothing uncaught', async () => {
+  const { port } = silent.address() as AddressInfo;
+  const socket = new HocuspocusProviderWebsocket({ url: `ws://127.0.0.1:${port}`, WebSocketPolyfill: WebSocket });
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name: 'a/b/journey/c', document: new Y.Doc(), token: 't' });
+  provider.attach();
+  await expect.poll(() => held.length).toBe(1);
+  const ws = socket.webSocket as unknown as WebSocket;
+  expect(ws.readyState).toBe(WebSocket.CONNECTING);
+  destroyProvider(provider, socket);
+  await expect.poll(() => ws.readyState).toBe(WebSocket.CLOSED);
+  // The error is emitted on the tick after the close: give it the time to surface.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+});
