@@ -157,6 +157,8 @@ test('two people insert a step on the same link at once: both steps stay connect
   await adrian.context.setOffline(true);
   await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'offline');
   const rename = async (page: Page, name: string) => {
+    // A step put back by the other person's re-link may lie outside the view.
+    await page.getByRole('button', { name: 'Fit the journey in view' }).click();
     await nodeNamed(page, 'Wait').click();
     const field = page.getByTestId('step-inspector').getByLabel('Step name');
     await field.fill(name);
