@@ -11,6 +11,7 @@
 import type * as Y from 'yjs';
 import { DocumentKind } from './names.ts';
 import { SCHEMA_VERSION } from './schema.ts';
+import { migrateSegmentListsToSets } from './segmentDoc.ts';
 
 export interface DocMigration {
   /** The version this migration produces; it runs on documents at `to - 1`. */
@@ -23,7 +24,7 @@ const stampOnly: DocMigration = { to: 1, up: () => undefined };
 
 export const DOC_MIGRATIONS: DocMigrations = {
   journey: [stampOnly],
-  segment: [stampOnly],
+  segment: [stampOnly, { to: 2, up: migrateSegmentListsToSets }],
   message: [stampOnly],
 };
 

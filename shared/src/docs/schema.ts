@@ -3,7 +3,8 @@
  * plus a kind's own keys); the other roots are:
  * - journey: `steps` (stepId → Y.Map of the step's fields, `paths` a Y.Array of Y.Map), `layout`
  *   (stepId → {x, y}, written when a drag ends; live dragging travels as awareness);
- * - segment: `nodes` (key → Y.Map of a group or condition; a group's `children` a Y.Array of keys);
+ * - segment: `nodes` (key → Y.Map of a group or condition; a group's `children` a Y.Array of keys,
+ *   a condition's `multiSelect` a Y.Array of values merged as a set, since version 2);
  * - message: `content` (field → value).
  */
 import type { DocumentKind } from './names.ts';
@@ -29,7 +30,7 @@ export const META_KEYS = {
 } as const satisfies Record<DocumentKind, readonly string[]>;
 
 /** The schema version this code writes, per kind. Older documents are migrated on load. */
-export const SCHEMA_VERSION = { journey: 1, segment: 1, message: 1 } as const satisfies Record<DocumentKind, number>;
+export const SCHEMA_VERSION = { journey: 1, segment: 2, message: 1 } as const satisfies Record<DocumentKind, number>;
 
 /** Largest live update (one edit, sent as it is made) the sync server accepts in one message. */
 export const MAX_UPDATE_BYTES = 512 * 1024;
