@@ -28,6 +28,8 @@ export interface Fixture {
   token(user: TestUser, claims?: Partial<DocTokenClaims>, opts?: { secret?: string; expiresIn?: string | number }): Promise<string>;
   /** Another journey in the same app, created by `createdBy`; returns its document name. */
   newJourneyDoc(createdBy?: TestUser): Promise<string>;
+  /** A segment in the same app, created by `createdBy`; returns its document name. */
+  newSegmentDoc(createdBy?: TestUser): Promise<string>;
 }
 
 const one = async <T>(db: pg.Pool, sql: string, params: unknown[]): Promise<T> => {
@@ -77,6 +79,14 @@ export async function createFixture(db: pg.Pool, opts: { appRestricted?: string[
   return {
     accountId, appId, journeyId, doc, users,
     newJourneyDoc: async (createdBy = users.manager) => (await addJourney(createdBy)).doc,
+    newSegmentDoc: async (createdBy = users.manager) => {
+      const id = randomUUID();
+      const name = docName(accountId, appId, 'segment', id);
+      await db.query(
+        `INSERT INTO segments (id, account_id, app_id, name, doc_name, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [id, accountId, appId, `Segment ${id}`, name, createdBy.id]);
+      return name;
+    },
     token: (user, claims = {}, signOpts = {}) =>
       signDocToken({ typ: 'doc', sub: user.id, acc: accountId, doc, access: 'write', ...claims }, signOpts),
   };
