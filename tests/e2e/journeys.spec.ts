@@ -161,30 +161,52 @@ test('a change forced into a viewer\'s copy while offline stays only until the c
   await marta.context.close();
 });
 
-test('when the server refuses an update, the browser copy is dropped and the journey reloads from the server', async ({ browser }) => {
+test('when the server refuses the browser copy, it is kept before the journey reloads from the server, and the person restores their version', async ({ browser }) => {
   const marta = await signIn(browser, MANAGER.email);
-  const { page } = marta;
+  const { page, context } = marta;
   await createJourney(page, `Diverged ${suffix}`);
   await addStep(page, 'Event entry', 'Wait');
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
 
-  // A change the server refuses (a root journeys do not have): the server closes the connection.
+  // Offline: a change the server refuses (a root journeys do not have), then a step of hers.
+  await context.setOffline(true);
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'offline');
   await page.evaluate(() => {
     const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { set(k: string, v: unknown): void } } | null } }).__gdSync;
     hooks.doc(hooks.names()[0] ?? '')?.getMap('stray').set('x', 1);
   });
-  await expect(page.getByTestId('reloaded-notice')).toBeVisible();
-  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
-  expect(await page.evaluate(() => {
+  await addStep(page, 'Wait', 'Join');
+  const hasStray = () => page.evaluate(() => {
     const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { share: Map<string, unknown> } | null } }).__gdSync;
     return hooks.doc(hooks.names()[0] ?? '')?.share.has('stray');
-  })).toBe(false);
-  // The server's content is back and editing goes on.
-  await expect(nodeNamed(page, 'Wait')).toHaveCount(1);
-  await addStep(page, 'Wait', 'Join');
-  await expect(nodeNamed(page, 'Join')).toHaveCount(1);
-  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
+  });
 
+  // Back online, the server closes the connection on the catch-up: the copy is kept, then dropped,
+  // and the journey is the server's again (without her step), with her version offered.
+  await context.setOffline(false);
+  const notice = page.getByTestId('recovery-notice');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('Your version was kept');
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
+  await expect(nodeNamed(page, 'Join')).toHaveCount(0);
+  expect(await hasStray()).toBe(false);
+
+  // Restored: her step is back on top of the server's journey, and the server takes it this time.
+  await notice.getByTestId('recovery-restore').click();
+  await expect(notice).toHaveCount(0);
+  await expect(nodeNamed(page, 'Join')).toHaveCount(1);
+  await expect(nodeNamed(page, 'Wait')).toHaveCount(1);
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
+  expect(await hasStray()).toBe(false);
+  await expect(page.getByTestId('reloaded-notice')).toHaveCount(0);
+
+  // Another person opening the journey sees her restored step.
+  const url = page.url();
+  const ines = await signIn(browser, ADMIN.email);
+  await openEditor(ines.page, url);
+  await expect(nodeNamed(ines.page, 'Join')).toHaveCount(1);
+
+  await ines.context.close();
   await marta.context.close();
 });
 

@@ -10,7 +10,8 @@
  * Rules (ARCHITECTURE.md "Sync rules"): the client never seeds content; a read-only document is
  * never written (the UI gates on `access`); when the server refuses one of our updates it closes the
  * connection (`update-rejected:`), our copy has diverged, so the browser copy is dropped and the
- * document reloaded from the server (`resets` counts it so the UI can tell the person). A read-only
+ * document reloaded from the server (`resets` counts it so the UI can tell the person); a writer's
+ * copy is first kept as a recovery copy (localStore `recoveries`) that they can restore. A read-only
  * connection is not closed: the server answers "not applied" (a SyncStatus message) to anything it
  * lacks that we send, starting with the first sync, which carries whatever the browser copy has
  * and the server does not. A copy holding such changes (forced into a viewer's document, or made
@@ -29,7 +30,7 @@ import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
 import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_PING, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
-import { deleteDocCopy, docDbName, docRecord, lastSyncUrl, rememberDoc } from './localStore.ts';
+import { deleteDocCopy, docDbName, docRecord, keepRecovery, lastSyncUrl, rememberDoc } from './localStore.ts';
 import type { CollabError, CollabState, DocAccess } from './collabState.ts';
 import { withTimeout } from './timeout.ts';
 import { isRefusedSyncStatus, isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type SocketState } from './status.ts';
@@ -467,6 +468,17 @@ export class CollabSession {
       return;
     }
     this.lastResetAt = now;
+    // A writer's copy is kept as a recovery copy first (their version, to restore); a copy that
+    // cannot be kept is not dropped: the session stops with it, as after a second refusal.
+    const kept = this.access() === 'read' || (await keepRecovery(this.userId, this.name, Y.encodeStateAsUpdate(this.doc), reason));
+    if (gen !== this.generation) return;
+    if (!kept) {
+      await this.teardown();
+      if (gen !== this.generation) return;
+      this.freshDoc();
+      this.fail({ kind: 'rejected_again', reason });
+      return;
+    }
     await this.teardown();
     await deleteDocCopy(this.userId, this.name);
     await rememberDoc(this.userId, this.name, { pending: 0 });

@@ -4,7 +4,10 @@
  *   last sync URL and access the API answered for it (used when the document opens offline);
  * - `lists`: document lists (journeys of an app, ...) as last loaded, shown offline as a dated copy;
  * - `sessions`: the last `/user/meta` answer per user, so a page reloaded offline still knows who is
- *   signed in (session/offlineSession.ts).
+ *   signed in (session/offlineSession.ts);
+ * - `recoveries`: a writer's browser copy as it was when it had to be dropped (the server refused
+ *   it), so the person can restore their version (sync/RecoveryNotice.tsx): the last
+ *   MAX_RECOVERIES per document, for RECOVERY_DAYS.
  *
  * Every function swallows IndexedDB failures (private browsing, quota, blocked): the browser copy
  * is a convenience, never a reason for a screen to fail.
@@ -22,6 +25,17 @@ export interface DocRecord {
   /** Local changes the server had not confirmed when last counted (survives a reload offline). */
   pending: number;
   openedAt: number;
+}
+
+export interface RecoveryRecord {
+  id?: number;
+  userId: string;
+  docName: string;
+  /** The whole Yjs state of the dropped copy. */
+  state: Uint8Array;
+  /** Why it was dropped (the server's close reason). */
+  reason: string;
+  savedAt: number;
 }
 
 export interface SessionRecord {
@@ -45,10 +59,12 @@ class LocalDb extends Dexie {
   docs!: EntityTable<DocRecord, 'dbName'>;
   lists!: EntityTable<ListRecord, 'key'>;
   sessions!: EntityTable<SessionRecord, 'userId'>;
+  recoveries!: EntityTable<RecoveryRecord, 'id'>;
   constructor() {
     super(DB_NAME);
     this.version(1).stores({ docs: 'dbName, userId', lists: 'key, userId' });
     this.version(2).stores({ docs: 'dbName, userId', lists: 'key, userId', sessions: 'userId, savedAt' });
+    this.version(3).stores({ docs: 'dbName, userId', lists: 'key, userId', sessions: 'userId, savedAt', recoveries: '++id, userId, [userId+docName]' });
   }
 }
 
@@ -121,6 +137,31 @@ function deleteDatabase(name: string): Promise<void> {
   });
 }
 
+export const MAX_RECOVERIES = 5;
+export const RECOVERY_DAYS = 30;
+
+/**
+ * Keeps `state` (a copy about to be dropped) as a recovery copy. Resolves true once it is stored:
+ * the caller drops the copy only then (a browser that cannot store it keeps the copy instead).
+ */
+export function keepRecovery(userId: string, docName: string, state: Uint8Array, reason: string): Promise<boolean> {
+  return quietly(async () => {
+    await local().transaction('rw', local().recoveries, async () => {
+      await local().recoveries.add({ userId, docName, state, reason, savedAt: Date.now() });
+      const kept = await local().recoveries.where('[userId+docName]').equals([userId, docName]).sortBy('savedAt');
+      const expired = kept.filter((r, i) => i < kept.length - MAX_RECOVERIES || r.savedAt < Date.now() - RECOVERY_DAYS * 86_400_000);
+      await local().recoveries.bulkDelete(expired.flatMap((r) => (r.id === undefined ? [] : [r.id])));
+    });
+    return true;
+  }, false);
+}
+
+/** The recovery copies of a document, newest first. */
+export const recoveries = (userId: string, docName: string): Promise<RecoveryRecord[]> =>
+  quietly(async () => (await local().recoveries.where('[userId+docName]').equals([userId, docName]).sortBy('savedAt')).reverse(), [] as RecoveryRecord[]);
+
+export const forgetRecovery = (id: number): Promise<void> => quietly(() => local().recoveries.delete(id), undefined);
+
 /** Deletes one document's browser copy (the server's copy is reloaded on the next open). */
 export const deleteDocCopy = (userId: string, docName: string): Promise<void> => deleteDatabase(docDbName(userId, docName));
 
@@ -140,5 +181,6 @@ export async function clearUserData(userId: string): Promise<void> {
     await local().docs.where('userId').equals(userId).delete();
     await local().lists.where('userId').equals(userId).delete();
     await local().sessions.delete(userId);
+    await local().recoveries.where('userId').equals(userId).delete();
   }, undefined);
 }

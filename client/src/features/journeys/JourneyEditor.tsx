@@ -20,7 +20,6 @@ import { useCollabDoc } from '../../sync/useCollabDoc.ts';
 import { usePresence } from '../../sync/usePresence.ts';
 import { useUndo } from '../../sync/useUndo.ts';
 import { ErrorBlock } from '../../ui/States.tsx';
-import { notifyError } from '../../ui/notify.ts';
 import { usePageTitle } from '../../ui/usePageTitle.ts';
 import { JourneyCanvas } from './canvas/JourneyCanvas.tsx';
 import type { PeerPresence } from './canvas/types.ts';
@@ -30,6 +29,8 @@ import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { JOURNEY_UNDO_ROOTS, useJourneyDoc } from './useJourneyDoc.ts';
 import { isNetworkError, useJourney } from './useJourneys.ts';
 import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
+import { ReloadNotices } from '../../sync/RecoveryNotice.tsx';
+import { restoreJourney } from '@gd/shared/docs/restore';
 import { ConflictNotice } from './ConflictNotice.tsx';
 import { useJourneyConflicts } from './useJourneyConflicts.ts';
 
@@ -113,7 +114,6 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   // Open while there are problems, unless the person chose otherwise.
   const [problemsOpen, setProblemsOpen] = useState<boolean | null>(null);
   const showProblems = problemsOpen ?? violations.length > 0;
-  const [noticeSeen, setNoticeSeen] = useState(0);
 
   useEffect(() => setLocalPresence({ selectedStepId }), [selectedStepId, setLocalPresence]);
 
@@ -134,10 +134,6 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
     wasOnline.current = online;
   }, [collab.status, refetch]);
 
-  // The person is told when their copy had to be reloaded from the server.
-  useEffect(() => {
-    if (collab.resets > 0) notifyError(t, new ApiError(ErrorCode.GENERIC, t('journeys.editor.reloaded')));
-  }, [collab.resets, t]);
 
   const canvasPeers = useMemo<PeerPresence[]>(
     () => peers.map((p: Peer) => ({ clientId: p.clientId, name: p.name, color: p.color, selectedStepId: p.selectedStepId, pointer: p.pointer })),
@@ -209,11 +205,13 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         onRestore={overwritten.restore}
         onDismiss={overwritten.dismiss}
       />
-      {collab.resets > noticeSeen && (
-        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={16} />} py="xs" withCloseButton onClose={() => setNoticeSeen(collab.resets)} data-testid="reloaded-notice">
-          {t('journeys.editor.reloaded')}
-        </Alert>
-      )}
+      <ReloadNotices
+        docName={docName}
+        collab={collab}
+        readOnly={readOnly}
+        restoreInto={restoreJourney}
+        reloaded={t('journeys.editor.reloaded')}
+      />
       <Group gap="sm" align="stretch" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
         <Stack gap="sm" style={{ flex: 1, minWidth: 0, minHeight: 0 }}>
           <Paper withBorder radius="md" style={{ flex: 1, minHeight: 0, overflow: 'hidden', position: 'relative' }} data-testid="journey-canvas">

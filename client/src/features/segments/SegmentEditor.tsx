@@ -5,7 +5,7 @@
  * when the document token says so (no "modify segment" or no audience edit on it), when the
  * user lacks ui:segment.modify, or for a document from a newer app version.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Center, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCloudOff, IconFilter } from '@tabler/icons-react';
@@ -34,6 +34,8 @@ import { useEstimate } from './useEstimate.ts';
 import { SEGMENT_UNDO_ROOTS, useSegmentDoc } from './useSegmentDoc.ts';
 import { useSegmentOptions } from './useSegmentOptions.ts';
 import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
+import { ReloadNotices } from '../../sync/RecoveryNotice.tsx';
+import { restoreSegment } from '@gd/shared/docs/restore';
 
 const ESTIMATE_WIDTH = 340;
 
@@ -98,7 +100,6 @@ function Editor({ appId, docName, summary, backHref }: EditorProps) {
   const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
   const undo = useUndo(collab.doc, SEGMENT_UNDO_ROOTS, canWrite);
   const options = useSegmentOptions();
-  const [noticeSeen, setNoticeSeen] = useState(0);
 
   const problems = useMemo(() => segmentRowProblems(segment, options.tagType, options.tagsKnown), [segment, options]);
   const conditionCount = useMemo(() => segmentConditions(segment).length, [segment]);
@@ -154,11 +155,13 @@ function Editor({ appId, docName, summary, backHref }: EditorProps) {
         </Alert>
       )}
       <AccessChangedNotice changes={collab.accessChanges} access={collab.access} />
-      {collab.resets > noticeSeen && (
-        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={16} />} py="xs" withCloseButton onClose={() => setNoticeSeen(collab.resets)} data-testid="reloaded-notice">
-          {t('segments.editor.reloaded')}
-        </Alert>
-      )}
+      <ReloadNotices
+        docName={docName}
+        collab={collab}
+        readOnly={readOnly}
+        restoreInto={restoreSegment}
+        reloaded={t('segments.editor.reloaded')}
+      />
       <Group gap="md" align="flex-start" wrap="wrap">
         <Paper withBorder radius="md" p="md" style={{ flex: '1 1 560px', minWidth: 0 }} data-testid="segment-conditions">
           <Stack gap="md">

@@ -75,7 +75,7 @@ export const journeysEn = {
       noOfflineCopy: 'This journey has never been opened in this browser, so there is no offline copy. Connect to open it.',
       refused: 'This journey cannot be opened: {{reason}}',
       rejectedAgain: 'The server keeps refusing the changes from this browser. Reload the page; if it happens again, contact support.',
-      reloaded: 'Your copy of this journey had drifted from the server, so it was reloaded from the server. Changes the server had not received were lost.',
+      reloaded: 'Your copy of this journey had drifted from the server, so it was reloaded from the server.',
       opening: 'Opening the journey…',
     },
     conflict: {
@@ -127,6 +127,13 @@ export const journeysEn = {
       accessNowRead: 'Your access changed while you were here: you can now only view this document.',
       accessNowWrite: 'Your access changed while you were here: you can now edit this document.',
       sessionOfflineHint: 'The server cannot be reached. You are working with what this browser saved at {{time}}: journeys opened here before can still be edited, and the changes are sent when the connection returns.',
+      recoveryTitle: 'Your version was kept',
+      recovery: 'On {{time}} the server refused this browser\'s copy and the document was reloaded from the server. The copy as it was then is kept in this browser: restore your version on top of the current one (undo takes it back), or discard it.',
+      recoveryMore_one: 'There is {{count}} older copy too.',
+      recoveryMore_other: 'There are {{count}} older copies too.',
+      recoveryRestore: 'Restore my version',
+      recoveryDiscard: 'Discard',
+      recoveryRestored: 'Your version was restored.',
     },
   },
   stepType: {

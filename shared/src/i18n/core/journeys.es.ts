@@ -78,7 +78,7 @@ export const journeysEs: Widen<typeof journeysEn> = {
       noOfflineCopy: 'Este journey nunca se ha abierto en este navegador, así que no hay copia sin conexión. Conéctate para abrirlo.',
       refused: 'No se puede abrir este journey: {{reason}}',
       rejectedAgain: 'El servidor sigue rechazando los cambios de este navegador. Recarga la página; si vuelve a pasar, contacta con soporte.',
-      reloaded: 'Tu copia de este journey se había desviado del servidor, así que se ha vuelto a cargar desde el servidor. Se han perdido los cambios que el servidor no había recibido.',
+      reloaded: 'Tu copia de este journey se había desviado del servidor, así que se ha vuelto a cargar desde el servidor.',
       opening: 'Abriendo el journey…',
     },
     conflict: {
@@ -130,6 +130,13 @@ export const journeysEs: Widen<typeof journeysEn> = {
       accessNowRead: 'Tu acceso ha cambiado mientras estabas aquí: ahora solo puedes ver este documento.',
       accessNowWrite: 'Tu acceso ha cambiado mientras estabas aquí: ahora puedes editar este documento.',
       sessionOfflineHint: 'No se puede conectar con el servidor. Trabajas con lo que este navegador guardó el {{time}}: los journeys abiertos aquí antes se pueden seguir editando y los cambios se envían cuando vuelva la conexión.',
+      recoveryTitle: 'Se ha guardado tu versión',
+      recovery: 'El {{time}} el servidor rechazó la copia de este navegador y el documento se recargó desde el servidor. La copia tal como estaba se guarda en este navegador: restaura tu versión sobre la actual (deshacer la retira) o descártala.',
+      recoveryMore_one: 'Hay también {{count}} copia anterior.',
+      recoveryMore_other: 'Hay también {{count}} copias anteriores.',
+      recoveryRestore: 'Restaurar mi versión',
+      recoveryDiscard: 'Descartar',
+      recoveryRestored: 'Se ha restaurado tu versión.',
     },
   },
   stepType: {
