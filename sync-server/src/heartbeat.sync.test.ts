@@ -6,7 +6,7 @@
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
-import { destroyProvider } from '@gd/shared/docs/providerSocket';
+import { destroyProvider, restartConnection } from '@gd/shared/docs/providerSocket';
 import { SYNC_PING } from '@gd/shared/schemas/docs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -48,7 +48,7 @@ it('notices a silently dropped connection within 10 s and confirms every pending
     live: () => provider.isAuthenticated && status === 'connected',
     connecting: () => status === 'connecting',
     ping: () => provider.sendStateless(SYNC_PING),
-    restartAttempt: () => { socket.disconnect(); void socket.connect(); },
+    restartAttempt: () => restartConnection(socket),
   }), () => destroyProvider(provider, socket));
   await waitFor(() => provider.isSynced && provider.isAuthenticated, 'synced');
 

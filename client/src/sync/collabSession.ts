@@ -27,6 +27,7 @@ import { parseDocName, type DocumentKind } from '@gd/shared/docs/names';
 import { SCHEMA_VERSION } from '@gd/shared/docs/schema';
 import { ErrorCode } from '@gd/shared/errors';
 import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
+import { restartConnection } from '@gd/shared/docs/providerSocket';
 import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_PING, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
@@ -281,10 +282,7 @@ export class CollabSession {
       live: () => provider.isAuthenticated && this.socketState === 'connected',
       connecting: () => this.socketState === 'connecting' && this.browserOnline && this.retryTimer === null,
       ping: () => provider.sendStateless(SYNC_PING),
-      restartAttempt: () => {
-        socket.disconnect();
-        void socket.connect();
-      },
+      restartAttempt: () => restartConnection(socket),
     });
   }
 

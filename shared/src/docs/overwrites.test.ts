@@ -128,6 +128,17 @@ function journeyReplica(clientID: number, from?: Y.Doc) {
 }
 
 describe('journey overwrites', () => {
+  /** Two people meet, each puts back what they lost, they meet again: both hold the same journey. */
+  const meet = (a: ReturnType<typeof journeyReplica>, b: ReturnType<typeof journeyReplica>) => {
+    sync(a.doc, b.doc);
+    a.settle();
+    b.settle();
+    sync(a.doc, b.doc);
+    const final = a.journey();
+    expect(b.journey()).toEqual(final);
+    return final;
+  };
+
   it('two steps inserted on the same link at once both stay connected', () => {
     const server = new Y.Doc();
     applyJourneyToDoc(server, normalizeJourney(initialJourney()));
@@ -157,14 +168,28 @@ describe('journey overwrites', () => {
     const b = journeyReplica(20, server);
     applyJourneyToDoc(a.doc, addStepAfter(a.journey(), 'mid', null, 'updateTagCount', 'added'));
     applyJourneyToDoc(b.doc, removeStep(b.journey(), 'mid'));
-    sync(a.doc, b.doc);
-    a.settle();
-    b.settle();
-    sync(a.doc, b.doc);
-    const final = a.journey();
-    expect(b.journey()).toEqual(final);
+    const final = meet(a, b);
     expect(reachable(final, ['source']).has('added')).toBe(true);
     expect(final.steps.some((s) => s.id === 'mid')).toBe(false);
+  });
+
+  it('undoing a step that someone else has built on meanwhile keeps their step connected', () => {
+    const server = new Y.Doc();
+    applyJourneyToDoc(server, normalizeJourney(initialJourney()));
+    const a = journeyReplica(10, server);
+    const b = journeyReplica(20, server);
+    const LOCAL = Symbol('local');
+    const undo = new Y.UndoManager([a.doc.getMap('steps'), a.doc.getMap('meta')], { trackedOrigins: new Set([LOCAL]) });
+    applyJourneyToDoc(a.doc, addStepAfter(a.journey(), 'source', null, 'actionPostback', 'ours'), LOCAL);
+    sync(a.doc, b.doc);
+    // Bea builds on Ana's step; Ana, not having seen it yet, undoes her step (a raw revert).
+    applyJourneyToDoc(b.doc, addStepAfter(b.journey(), 'ours', null, 'updateTagCount', 'built-on'));
+    undo.undo();
+    expect(a.journey().steps.some((s) => s.id === 'ours')).toBe(false);
+    const final = meet(a, b);
+    expect(final.steps.some((s) => s.id === 'ours')).toBe(false);
+    // Bea's step goes where Ana's was, right after the entry.
+    expect(reachable(final, ['source']).has('built-on')).toBe(true);
   });
 
   it('a concurrent rename is shown to the person whose name lost, with their value to restore', () => {

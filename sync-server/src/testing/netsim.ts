@@ -6,7 +6,9 @@
  *   the old connection still carries towards the server arrives later, after the new connection's
  *   first messages: updates reordered across a reconnect;
  * - `partition()`: every connection is cut in both directions and new ones are refused until
- *   `heal()`.
+ *   `heal()`;
+ * - `blackhole()`: every byte is dropped, in both directions, without a close or a reset (a Wi-Fi
+ *   or NAT drop): the connections it hit stay dead for good, new ones are dead too until `heal()`.
  * One link per client, so each person's network misbehaves on its own. Given several servers (sync
  * instances joined by Redis), each new connection goes to the next one, as behind a load balancer:
  * a reconnect lands on another instance while the old connection's last updates still travel.
@@ -18,6 +20,7 @@ export interface SimLink {
   setDelay(ms: number): void;
   drop(): void;
   partition(): void;
+  blackhole(): void;
   heal(): void;
   close(): Promise<void>;
 }
@@ -25,6 +28,8 @@ export interface SimLink {
 interface Pair {
   client: net.Socket;
   upstream: net.Socket;
+  /** Dropped by a blackhole: nothing passes any more, nothing is closed. */
+  dead: boolean;
   /** When the last chunk towards the server is due (later chunks never overtake it). */
   upDue: number;
   downDue: number;
@@ -34,6 +39,7 @@ export async function startLink(targets: readonly { host: string; port: number }
   let delay = 0;
   let connections = 0;
   let partitioned = false;
+  let dropping = false;
   const pairs = new Set<Pair>();
 
   const server = net.createServer((client) => {
@@ -45,24 +51,27 @@ export async function startLink(targets: readonly { host: string; port: number }
     const target = targets[connections++ % targets.length] as { host: string; port: number };
     const upstream = net.connect(target.port, target.host);
     upstream.on('error', () => undefined);
-    const pair: Pair = { client, upstream, upDue: 0, downDue: 0 };
+    const pair: Pair = { client, upstream, dead: dropping, upDue: 0, downDue: 0 };
     pairs.add(pair);
     // Each direction keeps its order: a chunk is never due before the one sent ahead of it.
     const relay = (from: net.Socket, to: net.Socket, due: 'upDue' | 'downDue') =>
       from.on('data', (chunk: Buffer) => {
+        if (pair.dead) return;
         pair[due] = Math.max(Date.now() + delay, pair[due]);
         setTimeout(() => {
-          if (!to.destroyed) to.write(chunk);
-        }, pair[due] - Date.now());
+          if (!to.destroyed && !pair.dead) to.write(chunk);
+        }, Math.max(0, pair[due] - Date.now()));
       });
     relay(client, upstream, 'upDue');
     relay(upstream, client, 'downDue');
     // A close on either side reaches the other once what was sent before it has gone through.
     client.on('close', () => {
+      if (pair.dead) return;
       setTimeout(() => upstream.end(), Math.max(0, pair.upDue - Date.now()) + 1);
     });
     upstream.on('close', () => {
       pairs.delete(pair);
+      if (pair.dead) return;
       setTimeout(() => client.destroy(), Math.max(0, pair.downDue - Date.now()) + 1);
     });
   });
@@ -85,8 +94,13 @@ export async function startLink(targets: readonly { host: string; port: number }
       }
       pairs.clear();
     },
+    blackhole: () => {
+      dropping = true;
+      for (const p of pairs) p.dead = true;
+    },
     heal: () => {
       partitioned = false;
+      dropping = false;
     },
     close: () =>
       new Promise<void>((resolve) => {
