@@ -127,6 +127,21 @@ test('two people build one segment together, the estimate follows, and the saved
   await expect(estimateCount(marta)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
   const segmentUrl = marta.url();
 
+  // Offline, Adrián's estimate does not pretend to update: it says it is from before his change.
+  await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
+  await adrian.context().setOffline(true);
+  await expect(adrian.getByTestId('sync-status')).toHaveAttribute('data-status', 'offline');
+  await conditions(adrian).nth(1).getByLabel('Condition 2: Value').fill('0.0.0-offline');
+  await conditions(adrian).nth(1).getByLabel('Condition 2: Value').press('Enter');
+  await expect(adrian.getByTestId('estimate-stale')).toBeVisible();
+  await expect(estimateCount(adrian)).toHaveAttribute('data-pending', 'false');
+  // Taken back before the connection returns: the estimate is current again, and nothing was sent.
+  await adrian.getByTestId('undo').click();
+  await expect(adrian.getByTestId('estimate-stale')).toHaveCount(0);
+  await adrian.context().setOffline(false);
+  await expect(adrian.getByTestId('sync-status')).toHaveAttribute('data-status', 'online', { timeout: 20_000 });
+  await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
+
   // Marta saves it as an audience; the detail shows the count.
   await marta.getByTestId('save-as-audience').click();
   const save = marta.getByRole('dialog');

@@ -1,6 +1,7 @@
 /**
  * The live estimate beside the conditions: how many people match now (dimmed with "Updating…"
- * while a newer answer is on its way), what was left out (incomplete conditions), a failure with
+ * while a newer answer is on its way; offline, dimmed with a note that it is from before the latest
+ * changes, since nothing is asked until the connection returns), what was left out (incomplete conditions), a failure with
  * a retry, and a sample of the matching people.
  */
 import { Alert, Button, Group, Loader, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
@@ -9,12 +10,12 @@ import { useT } from '../../i18n/useT.ts';
 import { errorText } from '../../ui/errorText.ts';
 import { formatNumber } from '../people/format.ts';
 import { SamplePeople } from './SamplePeople.tsx';
-import type { Estimate } from './useEstimate.ts';
+import { estimateStanding, type Estimate } from './useEstimate.ts';
 
 export function EstimatePanel({ estimate, leftOut, empty, offline }: { estimate: Estimate; leftOut: number; empty: boolean; offline: boolean }) {
   const { t, lang } = useT();
   const { result, pending, current, error } = estimate;
-  const updating = pending || (!current && error === null && result !== null);
+  const { updating, stale } = estimateStanding(estimate, offline);
   return (
     <Paper withBorder radius="md" p="md" data-testid="estimate" data-pending={updating} data-count={result && current && !pending ? result.count : ''}>
       <Stack gap="sm">
@@ -33,7 +34,7 @@ export function EstimatePanel({ estimate, leftOut, empty, offline }: { estimate:
         </Group>
         <Group gap="sm" wrap="nowrap" align="center">
           <IconUsers size={28} color="var(--mantine-color-blue-6)" aria-hidden />
-          <Text fz={32} fw={700} lh={1.1} style={{ opacity: updating ? 0.45 : 1, transition: 'opacity 120ms' }} data-testid="estimate-count" aria-live="polite">
+          <Text fz={32} fw={700} lh={1.1} style={{ opacity: updating || stale ? 0.45 : 1, transition: 'opacity 120ms' }} data-testid="estimate-count" aria-live="polite">
             {result ? formatNumber(result.count, lang) : '—'}
           </Text>
           {result && (
@@ -50,6 +51,11 @@ export function EstimatePanel({ estimate, leftOut, empty, offline }: { estimate:
         {leftOut > 0 && (
           <Text size="xs" c="orange.8" data-testid="estimate-left-out">
             {t('segments.estimate.partial', { count: leftOut })}
+          </Text>
+        )}
+        {stale && (
+          <Text size="xs" c="dimmed" data-testid="estimate-stale">
+            {t('segments.estimate.offlineStale')}
           </Text>
         )}
         {offline && result === null && (

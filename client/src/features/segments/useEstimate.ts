@@ -20,6 +20,16 @@ export interface Estimate extends RunnerState<EstimateAnswer> {
   retry: () => void;
 }
 
+/**
+ * How the shown answer stands: `updating` while a newer one is on its way (never offline: nothing
+ * is asked then), `stale` when offline and the conditions changed since the answer.
+ */
+export function estimateStanding(e: Pick<Estimate, 'result' | 'pending' | 'current' | 'error'>, offline: boolean): { updating: boolean; stale: boolean } {
+  const outdated = !e.current && e.error === null && e.result !== null;
+  if (offline) return { updating: false, stale: outdated || (e.pending && e.result !== null) };
+  return { updating: e.pending || outdated, stale: false };
+}
+
 const INITIAL: RunnerState<EstimateAnswer> = { result: null, resultKey: null, error: null, pending: false, key: null };
 
 export function useEstimate(appId: string, segment: Segment, enabled: boolean): Estimate {

@@ -218,6 +218,7 @@ export const segmentsEn = {
       failed: 'The estimate failed',
       retry: 'Try again',
       offline: 'The estimate needs a connection to the server.',
+      offlineStale: 'Offline: this is the estimate from before your latest changes. It updates when the connection returns.',
       sample: 'Sample of matching people',
       sampleEmpty: 'Nobody matches these conditions right now.',
       col: { person: 'Person', country: 'Country', lastSeen: 'Last seen' },

@@ -217,6 +217,7 @@ export const segmentsEs: Widen<typeof segmentsEn> = {
       failed: 'La estimación ha fallado',
       retry: 'Reintentar',
       offline: 'La estimación necesita conexión con el servidor.',
+      offlineStale: 'Sin conexión: esta es la estimación de antes de tus últimos cambios. Se actualiza cuando vuelva la conexión.',
       sample: 'Muestra de personas que cumplen',
       sampleEmpty: 'Ahora mismo nadie cumple estas condiciones.',
       col: { person: 'Persona', country: 'País', lastSeen: 'Última actividad' },
