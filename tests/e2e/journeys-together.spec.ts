@@ -117,6 +117,11 @@ test('a journey with a problem cannot be launched; once fixed it launches, and a
   // Launched again for what follows.
   await launch.click();
   await expect(page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
+  // Her next edit shows "Edited since launch" at once, without a reload.
+  await expect(page.getByTestId('launch-info')).toContainText('v2 live since');
+  await expect(page.getByTestId('launch-info')).not.toContainText('Edited since launch');
+  await addStep(page, 'Event entry', 'Wait');
+  await expect(page.getByTestId('launch-info')).toContainText('Edited since launch');
 
   // The list says so too.
   await page.getByRole('link', { name: 'All journeys' }).click();
@@ -187,4 +192,39 @@ test('two people insert a step on the same link at once: both steps stay connect
 
   await marta.context.close();
   await adrian.context.close();
+});
+
+test('clicking a person\'s avatar follows their view of the canvas, until Escape', async ({ browser }) => {
+  const marta = await signIn(browser, MANAGER.email);
+  const url = await createJourney(marta.page, `Follow ${suffix}`);
+  const adrian = await signIn(browser, ADMIN.email);
+  await openEditor(adrian.page, url);
+  const view = (page: Page) => page.locator('.react-flow__viewport').evaluate((el) => {
+    const m = new DOMMatrix(getComputedStyle(el).transform);
+    return { zoom: Math.round(m.a * 1000) / 1000, x: Math.round(m.e), y: Math.round(m.f) };
+  });
+
+  // Adrián follows Marta: her avatar is the button.
+  const martaAvatar = adrian.page.locator(`[data-testid="presence-avatar"][data-name="${MANAGER.name}"]`);
+  await martaAvatar.click();
+  await expect(martaAvatar).toHaveAttribute('data-following', 'true');
+  await expect(adrian.page.getByTestId('following')).toContainText(`Following ${MANAGER.name}`);
+  // Marta zooms in and pans: Adrián sees what she sees (same window size: the same transform).
+  const zoomIn = marta.page.getByRole('button', { name: 'Zoom in' });
+  await zoomIn.click();
+  await zoomIn.click();
+  await expect.poll(async () => (await view(marta.page)).zoom).toBeGreaterThan(1);
+  await expect.poll(async () => JSON.stringify(await view(adrian.page))).toBe(JSON.stringify(await view(marta.page)));
+
+  // Escape stops following: Marta's next zoom leaves Adrián's view where it is.
+  await adrian.page.keyboard.press('Escape');
+  await expect(adrian.page.getByTestId('following')).toHaveCount(0);
+  await expect(martaAvatar).toHaveAttribute('data-following', 'false');
+  const kept = await view(adrian.page);
+  await marta.page.getByRole('button', { name: 'Zoom out' }).click();
+  await expect.poll(async () => (await view(marta.page)).zoom).toBeLessThan(kept.zoom);
+  expect(await view(adrian.page)).toEqual(kept);
+
+  await adrian.context.close();
+  await marta.context.close();
 });

@@ -4,7 +4,7 @@
  */
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconArrowForwardUp } from '@tabler/icons-react';
-import { PresenceAvatars } from './PresenceAvatars.tsx';
+import { PresenceAvatars, type Follow } from './PresenceAvatars.tsx';
 import { SyncStatusBadge } from './SyncStatusBadge.tsx';
 import type { Peer } from './presence.ts';
 import type { SyncStatus } from './status.ts';
@@ -12,12 +12,12 @@ import type { Undo } from './useUndo.ts';
 
 export interface UndoLabels { undo: string; undoHint: string; redo: string; redoHint: string }
 
-export function CollabStatus({ peers, status, unsynced, readOnly, undo, labels }: {
-  peers: Peer[]; status: SyncStatus; unsynced: number; readOnly: boolean; undo: Undo; labels: UndoLabels;
+export function CollabStatus({ peers, status, unsynced, readOnly, undo, labels, follow }: {
+  peers: Peer[]; status: SyncStatus; unsynced: number; readOnly: boolean; undo: Undo; labels: UndoLabels; follow?: Follow | undefined;
 }) {
   return (
     <>
-      <PresenceAvatars peers={peers} />
+      <PresenceAvatars peers={peers} follow={follow} />
       <SyncStatusBadge status={status} unsynced={unsynced} readOnly={readOnly} />
       {!readOnly && (
         <Group gap={2} wrap="nowrap">

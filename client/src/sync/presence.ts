@@ -15,6 +15,13 @@ export interface LocalPresence {
   pointer: Point | null;
   /** A step being dragged right now, at its live position (positions are stored on drag end). */
   dragging: { stepId: string; x: number; y: number } | null;
+  /** What the person looks at: the canvas point at the middle of their view, and their zoom. */
+  view: View | null;
+}
+
+export interface View {
+  center: Point;
+  zoom: number;
 }
 
 export interface Peer extends LocalPresence {
@@ -28,6 +35,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const point = (v: unknown): Point | null => (isRecord(v) && finite(v.x) && finite(v.y) ? { x: v.x, y: v.y } : null);
 const COLOR = /^#[0-9a-f]{3,8}$/i;
+const view = (v: unknown): View | null => {
+  const center = isRecord(v) ? point(v.center) : null;
+  return center && isRecord(v) && finite(v.zoom) && v.zoom > 0 ? { center, zoom: v.zoom } : null;
+};
 
 /** The peers in awareness states: other clients that the server has stamped with a user. */
 export function readPeers(states: ReadonlyMap<number, unknown>, ownClientId: number): Peer[] {
@@ -45,6 +56,7 @@ export function readPeers(states: ReadonlyMap<number, unknown>, ownClientId: num
       selectedStepId: typeof state.selectedStepId === 'string' ? state.selectedStepId : null,
       pointer: point(state.pointer),
       dragging: drag && isRecord(state.dragging) ? { stepId: state.dragging.stepId as string, ...drag } : null,
+      view: view(state.view),
     });
   }
   return peers.sort((a, b) => a.name.localeCompare(b.name) || a.clientId - b.clientId);
@@ -69,5 +81,6 @@ export function presencePatch(partial: Partial<LocalPresence>): Partial<LocalPre
   if ('selectedStepId' in partial) out.selectedStepId = partial.selectedStepId ?? null;
   if ('pointer' in partial) out.pointer = partial.pointer ? { x: partial.pointer.x, y: partial.pointer.y } : null;
   if ('dragging' in partial) out.dragging = partial.dragging ? { stepId: partial.dragging.stepId, x: partial.dragging.x, y: partial.dragging.y } : null;
+  if ('view' in partial) out.view = partial.view ? { center: { x: partial.view.center.x, y: partial.view.center.y }, zoom: partial.view.zoom } : null;
   return out;
 }

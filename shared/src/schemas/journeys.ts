@@ -16,6 +16,11 @@ export const JourneySummary = z.object({
   launchedAt: z.string().nullable(),
   /** True when the draft has edits that the live version does not contain. */
   draftChanged: z.boolean(),
+  /**
+   * The live version's Yjs state vector (base64), so that an open editor knows "edited since
+   * launch" from its own document as it changes (docs/stateVector.ts). Null when never launched.
+   */
+  liveStateVector: z.string().nullable().default(null),
   createdBy: z.string().uuid().nullable(),
   createdByName: z.string().nullable(),
   assignedTo: z.string().uuid().nullable(),

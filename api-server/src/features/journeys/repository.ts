@@ -78,6 +78,6 @@ export async function insertVersion(db: Queryable, v: { journeyId: string; versi
 
 export const toSummary = (r: JourneyRow, draftChanged: boolean): JourneySummary => ({
   id: r.id, appId: r.app_id, name: r.name, status: r.status, docName: r.doc_name, liveVersion: r.live_version,
-  launchedAt: r.launched_at?.toISOString() ?? null, draftChanged, createdBy: r.created_by, createdByName: r.created_by_name,
+  launchedAt: r.launched_at?.toISOString() ?? null, draftChanged, liveStateVector: r.live_state_vector?.toString('base64') ?? null, createdBy: r.created_by, createdByName: r.created_by_name,
   assignedTo: r.assigned_to, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });

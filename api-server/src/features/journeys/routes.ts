@@ -2,6 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import * as Y from 'yjs';
+import { hasEditsBeyond } from '@gd/shared/docs/stateVector';
 import {
   DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type Journey, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable, DOC_SUMMARY_CHANGED,
 } from '@gd/shared';
@@ -22,10 +23,7 @@ const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this jou
 /** Whether the stored draft holds edits the live version lacks (state vectors compared client by client). */
 function draftChanged(row: repo.JourneyRow): boolean {
   if (row.live_state_vector === null || row.doc_state === null) return false;
-  const live = Y.decodeStateVector(row.live_state_vector);
-  const draft = Y.decodeStateVector(Y.encodeStateVectorFromUpdate(row.doc_state));
-  for (const [client, clock] of draft) if ((live.get(client) ?? 0) < clock) return true;
-  return false;
+  return hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVectorFromUpdate(row.doc_state)), Y.decodeStateVector(row.live_state_vector));
 }
 export const summary = (row: repo.JourneyRow): JourneySummary => repo.toSummary(row, draftChanged(row));
 

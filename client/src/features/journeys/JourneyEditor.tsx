@@ -15,7 +15,7 @@ import type { JourneySummary } from '@gd/shared/schemas/journeys';
 import { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
 import { useMeta, useSession } from '../../session/store.ts';
-import { peerDrags as toPeerDrags, type Peer } from '../../sync/presence.ts';
+import { peerDrags as toPeerDrags, type Peer, type View } from '../../sync/presence.ts';
 import { useCollabDoc } from '../../sync/useCollabDoc.ts';
 import { usePresence } from '../../sync/usePresence.ts';
 import { useUndo } from '../../sync/useUndo.ts';
@@ -33,6 +33,7 @@ import { ReloadNotices } from '../../sync/RecoveryNotice.tsx';
 import { restoreJourney } from '@gd/shared/docs/restore';
 import { ConflictNotice } from './ConflictNotice.tsx';
 import { useJourneyConflicts } from './useJourneyConflicts.ts';
+import { useEditedSinceLaunch } from './useEditedSinceLaunch.ts';
 
 const INSPECTOR_WIDTH = 340;
 
@@ -109,6 +110,13 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite);
   const overwritten = useJourneyConflicts(collab.doc, collab.canWrite, collab.awareness);
   const [selected, setSelected] = useState<string | null>(null);
+  // Following another person's view of the canvas (clicked on their avatar); ends when they leave.
+  const [followingId, setFollowingId] = useState<number | null>(null);
+  const followedPeer = followingId === null ? undefined : peers.find((p) => p.clientId === followingId);
+  const follow = useMemo(() => ({ following: followedPeer ? followingId : null, onFollow: setFollowingId }), [followedPeer, followingId]);
+  const followed = useMemo(() => (followedPeer ? { name: followedPeer.name, color: followedPeer.color, view: followedPeer.view } : null), [followedPeer]);
+  const stopFollowing = useCallback(() => setFollowingId(null), []);
+  const onView = useCallback((view: View) => setLocalPresence({ view }), [setLocalPresence]);
   const selectedStep = journey.steps.find((s) => s.id === selected) ?? null;
   const selectedStepId = selectedStep?.id ?? null;
   // Open while there are problems, unless the person chose otherwise.
@@ -116,6 +124,10 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const showProblems = problemsOpen ?? violations.length > 0;
 
   useEffect(() => setLocalPresence({ selectedStepId }), [selectedStepId, setLocalPresence]);
+
+  // Edited since launch: from the open document, as it changes.
+  const editedSinceLaunch = useEditedSinceLaunch(collab.doc, summary?.liveStateVector ?? null, summary?.draftChanged ?? false);
+  const shownSummary = useMemo(() => (summary ? { ...summary, draftChanged: summary.liveVersion !== null && editedSinceLaunch } : summary), [summary, editedSinceLaunch]);
 
   // Launched or stopped by someone else: the summary (Live, edited since launch, Launch) follows.
   const summarySeen = useRef(0);
@@ -178,7 +190,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
     <Stack h={FULL_HEIGHT} gap="sm" data-testid="journey-editor" data-read-only={readOnly}>
       <EditorHeader
         journeyId={journeyId}
-        summary={summary}
+        summary={shownSummary}
         offline={offline}
         backHref={backHref}
         refetch={refetch}
@@ -186,6 +198,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         unsynced={collab.unsynced}
         readOnly={readOnly}
         peers={peers}
+        follow={follow}
         undo={undo}
         violations={violations}
         journey={journey}
@@ -228,6 +241,9 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
               peers={canvasPeers}
               peerDrags={drags}
               onPointerMove={onPointerMove}
+              onView={onView}
+              followed={followed}
+              onStopFollowing={stopFollowing}
             />
           </Paper>
           <Paper withBorder radius="md" data-testid="problems" pos="relative">

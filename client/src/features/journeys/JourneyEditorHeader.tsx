@@ -14,6 +14,7 @@ import { usePermissions } from '../../session/permissions.ts';
 import { useSession } from '../../session/store.ts';
 import { CollabStatus } from '../../sync/CollabStatus.tsx';
 import { type Peer } from '../../sync/presence.ts';
+import type { Follow } from '../../sync/PresenceAvatars.tsx';
 import type { useCollabDoc } from '../../sync/useCollabDoc.ts';
 import type { useUndo } from '../../sync/useUndo.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -35,6 +36,8 @@ export interface HeaderProps {
   unsynced: number;
   readOnly: boolean;
   peers: Peer[];
+  /** Following another person's view of the canvas (their avatar is the button). */
+  follow: Follow;
   undo: ReturnType<typeof useUndo>;
   violations: JourneyViolation[];
   journey: Journey;
@@ -42,7 +45,7 @@ export interface HeaderProps {
 }
 
 export function EditorHeader(props: HeaderProps) {
-  const { journeyId, summary, offline, backHref, refetch, status, unsynced, readOnly, peers, undo, violations, journey, onSelect } = props;
+  const { journeyId, summary, offline, backHref, refetch, status, unsynced, readOnly, peers, undo, violations, journey, onSelect, follow } = props;
   const { t, lang } = useT();
   const can = usePermissions('app');
   const appId = useSession((s) => s.currentAppId) ?? '';
@@ -138,7 +141,7 @@ export function EditorHeader(props: HeaderProps) {
 
         <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
           <CollabStatus
-            peers={peers} status={status} unsynced={unsynced} readOnly={readOnly} undo={undo}
+            peers={peers} status={status} unsynced={unsynced} readOnly={readOnly} undo={undo} follow={follow}
             labels={{ undo: t('journeys.editor.undo'), undoHint: t('journeys.editor.undoHint'), redo: t('journeys.editor.redo'), redoHint: t('journeys.editor.redoHint') }}
           />
           {summary?.status === 'live' && (

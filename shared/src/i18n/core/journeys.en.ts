@@ -76,6 +76,10 @@ export const journeysEn = {
       refused: 'This journey cannot be opened: {{reason}}',
       rejectedAgain: 'The server keeps refusing the changes from this browser. Reload the page; if it happens again, contact support.',
       reloaded: 'Your copy of this journey had drifted from the server, so it was reloaded from the server.',
+      follow: 'Follow {{name}}’s view',
+      stopFollowing: 'Stop following {{name}}',
+      following: 'Following {{name}}',
+      stopFollowingShort: 'Stop',
       opening: 'Opening the journey…',
     },
     conflict: {

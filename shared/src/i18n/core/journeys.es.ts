@@ -79,6 +79,10 @@ export const journeysEs: Widen<typeof journeysEn> = {
       refused: 'No se puede abrir este journey: {{reason}}',
       rejectedAgain: 'El servidor sigue rechazando los cambios de este navegador. Recarga la página; si vuelve a pasar, contacta con soporte.',
       reloaded: 'Tu copia de este journey se había desviado del servidor, así que se ha vuelto a cargar desde el servidor.',
+      follow: 'Seguir la vista de {{name}}',
+      stopFollowing: 'Dejar de seguir a {{name}}',
+      following: 'Siguiendo a {{name}}',
+      stopFollowingShort: 'Dejar de seguir',
       opening: 'Abriendo el journey…',
     },
     conflict: {

@@ -39,6 +39,8 @@ import { pathIndexOfHandle, toFlow } from './toFlow.ts';
 import type { JourneyOp, PeerPresence, StepFlowNode } from './types.ts';
 import { useFollowSelection } from './useFollowSelection.ts';
 import { useInitialView } from './useInitialView.ts';
+import { useSharedView } from './useSharedView.ts';
+import type { View } from '../../../sync/presence.ts';
 import { useThrottled } from './useThrottled.ts';
 import { MINIMAP, fitViewPadding, minimapByDefault, viewInsets } from './viewport.ts';
 
@@ -60,6 +62,11 @@ export interface JourneyCanvasProps {
   peerDrags?: Record<string, LayoutPosition>;
   /** The local pointer in flow coordinates (throttled), null when it leaves the canvas. */
   onPointerMove?: (pos: { x: number; y: number } | null) => void;
+  /** What this person looks at (throttled), for others who follow them. */
+  onView?: (view: View) => void;
+  /** The person this one follows: their view is applied as it changes. */
+  followed?: { name: string; color: string; view: View | null } | null;
+  onStopFollowing?: () => void;
 }
 
 interface LocalMove {
@@ -127,6 +134,8 @@ function Canvas(props: JourneyCanvasProps) {
   const insets = useMemo(() => viewInsets(showMinimap), [showMinimap]);
   const fitViewOptions = useMemo(() => ({ padding: fitViewPadding(insets), maxZoom: 1 }), [insets]);
   useFollowSelection(selectedStepId);
+  const stopFollowing = useCallback(() => props.onStopFollowing?.(), [props]);
+  const sharedView = useSharedView(props.onView, props.followed?.view ?? null, stopFollowing);
   useInitialView(journey.entryId, insets);
 
   const onNodesChange = useCallback(
@@ -222,6 +231,8 @@ function Canvas(props: JourneyCanvasProps) {
           onConnect={onConnect}
           isValidConnection={isValidConnection}
           onPaneClick={() => onSelect(null)}
+          onMove={sharedView.onMove}
+          onMoveStart={sharedView.onMoveStart}
           nodesDraggable={!readOnly}
           nodesConnectable={!readOnly}
           edgesFocusable={false}
@@ -269,6 +280,15 @@ function Canvas(props: JourneyCanvasProps) {
           )}
           <PeerPointers peers={peers} />
         </ReactFlow>
+        {props.followed && (
+          <div className="jc-following" style={{ borderColor: props.followed.color }} data-testid="following">
+            <span className="jc-following-dot" style={{ background: props.followed.color }} aria-hidden />
+            <span role="status">{t('journeys.editor.following', { name: props.followed.name })}</span>
+            <button type="button" className="jc-following-stop" onClick={stopFollowing} data-testid="stop-following">
+              {t('journeys.editor.stopFollowingShort')}
+            </button>
+          </div>
+        )}
       </div>
     </CanvasContext.Provider>
   );

@@ -1,0 +1,18 @@
+/**
+ * "Edited since launch": a document holds edits that a launched version lacks when, for some Yjs
+ * client, its state vector has a higher clock than the version's (the version's state vector is
+ * stored with it at launch). The API answers it from the stored document; an open editor from its
+ * live document, so the owner sees it the moment they edit.
+ */
+import * as Y from 'yjs';
+
+export function hasEditsBeyond(current: ReadonlyMap<number, number>, version: ReadonlyMap<number, number>): boolean {
+  for (const [client, clock] of current) if ((version.get(client) ?? 0) < clock) return true;
+  return false;
+}
+
+/** Whether `doc` holds edits beyond the version whose state vector is `versionVector` (base64). */
+export function docEditedSince(doc: Y.Doc, versionVector: string): boolean {
+  const version = Y.decodeStateVector(Uint8Array.from(atob(versionVector), (c) => c.charCodeAt(0)));
+  return hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVector(doc)), version);
+}
