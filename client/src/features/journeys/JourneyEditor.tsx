@@ -31,6 +31,9 @@ import { isNetworkError, useJourney } from './useJourneys.ts';
 import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
 import { ReloadNotices } from '../../sync/RecoveryNotice.tsx';
 import { restoreJourney } from '@gd/shared/docs/restore';
+import { revertKeepingStepsConnected } from '@gd/shared/docs/structuralUndo';
+import type * as Y from 'yjs';
+import { REPAIR_ORIGIN } from '../../sync/origins.ts';
 import { ConflictNotice } from './ConflictNotice.tsx';
 import { useJourneyConflicts } from './useJourneyConflicts.ts';
 import { useEditedSinceLaunch } from './useEditedSinceLaunch.ts';
@@ -101,13 +104,16 @@ interface EditorProps {
   refetch: () => void;
 }
 
+/** Undo and redo as the opposite edits: nobody's step is left cut off (shared docs/structuralUndo.ts). */
+const keepStepsConnected = (doc: Y.Doc, revert: () => void) => revertKeepingStepsConnected(doc, revert, REPAIR_ORIGIN);
+
 function Editor({ docName, journeyId, summary, offline, backHref, refetch }: EditorProps) {
   const { t } = useT();
   const collab = useCollabDoc(docName);
   const readOnly = !collab.canWrite;
   const { journey, layout, violations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab);
   const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
-  const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite);
+  const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite, keepStepsConnected);
   const overwritten = useJourneyConflicts(collab.doc, collab.canWrite, collab.awareness);
   const [selected, setSelected] = useState<string | null>(null);
   // Following another person's view of the canvas (clicked on their avatar); ends when they leave.
