@@ -85,6 +85,57 @@ test('a journey opens offline from the browser copy, also after a reload, and it
   await context.close();
 });
 
+test('an offline session larger than the server takes in one live message, reloaded offline, arrives whole; the badge is exact throughout', async ({ browser }) => {
+  test.slow();
+  const marta = await signIn(browser, MANAGER.email);
+  const { page, context } = marta;
+  const url = await createJourney(page, `Big offline ${suffix}`);
+  for (let i = 0; i < 6; i++) await addStep(page, 'Event entry', 'Postback');
+  await expect(nodeNamed(page, 'Postback')).toHaveCount(6);
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
+  await expect(syncStatus(page)).toHaveAttribute('data-unsynced', '0');
+  await shellKept(page);
+
+  // Offline, six request bodies of ~95 KB each (the field takes 100,000 characters): ~570 KB in
+  // all, above the 512 KB a live message may carry. Each is one change.
+  await context.setOffline(true);
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'offline');
+  await page.evaluate(() => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): Map<string, { get(k: string): unknown; set(k: string, v: unknown): void }>; transact(f: () => void): void } | null } }).__gdSync;
+    const doc = hooks.doc(hooks.names()[0] ?? '');
+    if (!doc) throw new Error('no document');
+    const postbacks = [...doc.getMap('steps').values()].filter((s) => s.get('type') === 'actionPostback');
+    postbacks.forEach((step, i) => doc.transact(() => step.set('postbackBody', JSON.stringify({ batch: i, note: String(i).repeat(95_000) }))));
+  });
+  await expect(syncStatus(page)).toHaveAttribute('data-unsynced', '6');
+  await expect(syncStatus(page)).toContainText('6 changes not yet saved');
+
+  // Reloaded while offline: the same six changes are still waiting, and said so.
+  await page.reload();
+  await expect(page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'offline');
+  await expect(syncStatus(page)).toHaveAttribute('data-unsynced', '6');
+
+  // Back online: "Saved" only once the server confirmed everything, and all of it arrived.
+  await context.setOffline(false);
+  await expect(syncStatus(page)).toHaveAttribute('data-status', 'online', { timeout: 30_000 });
+  await expect(syncStatus(page)).toHaveAttribute('data-unsynced', '0');
+  await expect(page.getByTestId('recovery-notice')).toHaveCount(0);
+  await expect(page.getByTestId('reloaded-notice')).toHaveCount(0);
+  const adrian = await signIn(browser, ADMIN.email);
+  await openEditor(adrian.page, url);
+  const bodies = () =>
+    adrian.page.evaluate(() => {
+      const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): Map<string, { get(k: string): unknown }> } | null } }).__gdSync;
+      const steps = [...(hooks.doc(hooks.names()[0] ?? '')?.getMap('steps').values() ?? [])];
+      return steps.map((s) => s.get('postbackBody')).filter((b): b is string => typeof b === 'string' && b.length > 90_000).length;
+    });
+  await expect.poll(bodies, AFTER_LOAD).toBe(6);
+
+  await adrian.context.close();
+  await context.close();
+});
+
 test('a viewer cannot change a journey; a change forced into their copy reaches no one and is dropped from it', async ({ browser }) => {
   // Several people, each with a full sign-in and page loads: room for a busy shared machine.
   test.slow();
