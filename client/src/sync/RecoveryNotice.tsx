@@ -27,13 +27,17 @@ import { LOCAL_ORIGIN } from './origins.ts';
 export function useRecoveries(docName: string, resets: number, online: boolean, changes: (state: Uint8Array) => boolean) {
   const userId = useSession((s) => s.meta?.user.id ?? null);
   const [kept, setKept] = useState<RecoveryRecord[]>([]);
+  // The reload these copies answer: until they are read for it, nothing is said about it.
+  const [readFor, setReadFor] = useState(-1);
   useEffect(() => {
     if (!userId || !online) return;
     let live = true;
     void recoveries(userId, docName).then(async (found) => {
       const useful = found.filter((r) => changes(r.state));
       for (const r of found) if (!useful.includes(r) && r.id !== undefined) await forgetRecovery(r.id);
-      if (live) setKept(useful);
+      if (!live) return;
+      setKept(useful);
+      setReadFor(resets);
     });
     return () => {
       live = false;
@@ -43,7 +47,7 @@ export function useRecoveries(docName: string, resets: number, online: boolean, 
     setKept((current) => current.filter((r) => r.id !== id));
     if (id !== undefined) await forgetRecovery(id);
   }, []);
-  return { kept, forget };
+  return { kept, forget, read: readFor === resets };
 }
 
 interface Props {
@@ -104,7 +108,7 @@ export function ReloadNotices({ docName, collab, readOnly, restoreInto, reloaded
   const [seen, setSeen] = useState(0);
   const restore = useCallback((state: Uint8Array) => doc !== null && restoreInto(doc, state, LOCAL_ORIGIN), [doc, restoreInto]);
   const changes = useCallback((state: Uint8Array) => doc !== null && wouldRestore(restoreInto, doc, state), [doc, restoreInto]);
-  const { kept, forget } = useRecoveries(docName, resets, online, changes);
+  const { kept, forget, read } = useRecoveries(docName, resets, online, changes);
   const handled = useCallback(
     (id: number | undefined) => {
       // Acting on the kept copy answers the reload too.
@@ -116,7 +120,7 @@ export function ReloadNotices({ docName, collab, readOnly, restoreInto, reloaded
   return (
     <>
       <RecoveryNotice kept={kept} readOnly={readOnly} restore={restore} forget={handled} />
-      {resets > seen && (kept.length === 0 || readOnly) && (
+      {resets > seen && ((read && kept.length === 0) || readOnly) && (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle size={16} />} py="xs" withCloseButton onClose={() => setSeen(resets)} data-testid="reloaded-notice">
           {reloaded}
         </Alert>

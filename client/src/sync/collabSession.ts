@@ -31,7 +31,7 @@ import { restartConnection } from '@gd/shared/docs/providerSocket';
 import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_PING, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
-import { deleteDocCopy, docDbName, docRecord, keepRecovery, lastSyncUrl, rememberDoc } from './localStore.ts';
+import { deleteDocCopy, docDbName, docRecord, keepRecovery, lastSyncUrl, readPendingCount, rememberDoc, savePendingCount } from './localStore.ts';
 import type { CollabError, CollabState, DocAccess } from './collabState.ts';
 import { withTimeout } from './timeout.ts';
 import { isRefusedSyncStatus, isTransientRefusal, isUpdateRejection, retryDelay, syncStatus, type SocketState } from './status.ts';
@@ -214,7 +214,7 @@ export class CollabSession {
     if (stale()) return;
     this.rememberedAccess = record?.access ?? null;
     // Changes made offline before a reload are still unconfirmed.
-    this.pendingLocal = record?.pending ?? 0;
+    this.pendingLocal = readPendingCount(this.userId, this.name) ?? record?.pending ?? 0;
     void rememberDoc(this.userId, this.name);
 
     // 1. The browser copy.
@@ -329,6 +329,7 @@ export class CollabSession {
   private setPending(count: number) {
     if (count === this.pendingLocal) return;
     this.pendingLocal = count;
+    savePendingCount(this.userId, this.name, count);
     this.emit();
     const gen = this.generation;
     this.pendingSave = this.pendingSave.then(() => (gen === this.generation ? rememberDoc(this.userId, this.name, { pending: count }) : undefined));
@@ -479,6 +480,7 @@ export class CollabSession {
     }
     await this.teardown();
     await deleteDocCopy(this.userId, this.name);
+    savePendingCount(this.userId, this.name, 0);
     await rememberDoc(this.userId, this.name, { pending: 0 });
     if (gen !== this.generation) return;
     this.freshDoc();

@@ -137,6 +137,43 @@ function deleteDatabase(name: string): Promise<void> {
   });
 }
 
+/**
+ * The unconfirmed-changes count of a document's browser copy, kept synchronously (localStorage):
+ * a page reloaded right after a burst of offline edits must show the same count it showed before
+ * (an asynchronous IndexedDB write of it could still be on its way when the page went).
+ */
+const pendingKey = (userId: string, docName: string) => `gd.pending:${docDbName(userId, docName)}`;
+
+export function savePendingCount(userId: string, docName: string, count: number): void {
+  try {
+    window.localStorage.setItem(pendingKey(userId, docName), String(count));
+  } catch {
+    // Storage unavailable (private browsing, quota): the count restarts at what IndexedDB kept.
+  }
+}
+
+export function readPendingCount(userId: string, docName: string): number | null {
+  try {
+    const raw = window.localStorage.getItem(pendingKey(userId, docName));
+    const n = raw === null ? NaN : Number(raw);
+    return Number.isInteger(n) && n >= 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+function forgetPendingCounts(userId: string): void {
+  try {
+    const prefix = `gd.pending:${userId}:`;
+    for (let i = window.localStorage.length - 1; i >= 0; i--) {
+      const key = window.localStorage.key(i);
+      if (key?.startsWith(prefix)) window.localStorage.removeItem(key);
+    }
+  } catch {
+    // nothing kept
+  }
+}
+
 export const MAX_RECOVERIES = 5;
 export const RECOVERY_DAYS = 30;
 
@@ -170,6 +207,7 @@ export const deleteDocCopy = (userId: string, docName: string): Promise<void> =>
  * recorded here, plus any `<userId>:` database the browser lists), their cached lists and session.
  */
 export async function clearUserData(userId: string): Promise<void> {
+  forgetPendingCounts(userId);
   const recorded = await quietly(() => local().docs.where('userId').equals(userId).toArray(), [] as DocRecord[]);
   const listed = await quietly(async () => (typeof indexedDB.databases === 'function' ? await indexedDB.databases() : []), [] as IDBDatabaseInfo[]);
   const names = new Set([
