@@ -5,9 +5,9 @@
  * on that step with their value, so they can restore it with one action.
  */
 import * as Y from 'yjs';
-import { relinkOrphan, relinkPlace, type LostLink } from '../journey/edit.ts';
-import { reachable, stepIndex, type Edge } from '../journey/graph.ts';
-import type { Journey } from '../journey/model.ts';
+import { relinkAt, relinkPlace, type LostLink } from '../journey/edit.ts';
+import { connectedSteps, continuationEdges, outEdges, stepIndex, type Edge } from '../journey/graph.ts';
+import type { Journey, JourneyStep } from '../journey/model.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { applyJourneyToDoc, journeyFromDoc } from './journeyDoc.ts';
 import { watchOverwrites, type Overwrite, type WatchOptions } from './overwrites.ts';
@@ -79,15 +79,53 @@ export function locateJourneyMap(doc: Y.Doc, map: Y.Map<unknown>): { stepId: str
  * conflicts anyone needs to see); a link keeps the chain it led into when it was written, and the
  * links into its own step.
  */
-export const journeyWatch = (doc: Y.Doc): WatchOptions => ({
-  track: (map) => locateJourneyMap(doc, map) !== null,
-  context: (map, key, value): WriteContext => {
-    const at = locateJourneyMap(doc, map);
-    const link = key === 'next' && typeof value === 'string';
-    return { at, chain: link ? chainFrom(doc, value) : [], via: link && at ? linksInto(doc, at.stepId) : [] };
-  },
-  pointsAtLive: (_map, key, value) => (key === 'next' && typeof value === 'string' ? doc.getMap('steps').has(value) : null),
-});
+export function journeyWatch(doc: Y.Doc): WatchOptions {
+  // The journey as one transaction left it, read once for all the links it wrote (a repair
+  // writes many): their chains and the links into their steps come from it.
+  const read = new WeakMap<Y.Transaction, LinkIndex>();
+  const indexOf = (tr: Y.Transaction): LinkIndex => {
+    let index = read.get(tr);
+    if (!index) read.set(tr, (index = linkIndex(journeyFromDoc(doc))));
+    return index;
+  };
+  return {
+    track: (map) => locateJourneyMap(doc, map) !== null,
+    context: (map, key, value, tr): WriteContext => {
+      const at = locateJourneyMap(doc, map);
+      if (key !== 'next' || typeof value !== 'string') return { at, chain: [], via: [] };
+      const index = indexOf(tr);
+      return { at, chain: [value, ...chainIds(index.byId, value)], via: at ? (index.into.get(at.stepId) ?? []) : [] };
+    },
+    pointsAtLive: (_map, key, value) => (key === 'next' && typeof value === 'string' ? doc.getMap('steps').has(value) : null),
+  };
+}
+
+interface LinkIndex {
+  byId: Map<string, JourneyStep>;
+  /** The links into each step. */
+  into: Map<string, LinkAt[]>;
+}
+
+function linkIndex(j: Journey): LinkIndex {
+  const into = new Map<string, LinkAt[]>();
+  for (const step of j.steps) {
+    for (const e of outEdges(step)) {
+      if (e.to === null) continue;
+      const pathId = e.pathIndex === null || !('paths' in step) ? null : (step.paths[e.pathIndex]?.id ?? null);
+      if (e.pathIndex !== null && pathId === null) continue;
+      into.set(e.to, [...(into.get(e.to) ?? []), { stepId: step.id, pathId }]);
+    }
+  }
+  return { byId: stepIndex(j), into };
+}
+
+/**
+ * The steps the chain from `id` continues with (`next`, or a branching step's last path): if `id`
+ * is gone by the time the link is put back (an automatic step that a normalization dropped once
+ * it was cut off, a step removed since), the next one of the chain is the one to put back.
+ */
+const chainIds = (byId: ReadonlyMap<string, JourneyStep>, id: string): string[] =>
+  continuationEdges(byId, id, MAX_CHAIN - 1).flatMap((e) => (e.to !== null && byId.has(e.to) ? [e.to] : []));
 
 /**
  * Kept with each write: where it was (a removed map no longer says) and, for a link, its chain and
@@ -103,24 +141,6 @@ const contextOf = (o: Overwrite): WriteContext => {
   const c = o.context as Partial<WriteContext> | undefined;
   return { at: c?.at ?? null, chain: Array.isArray(c?.chain) ? c.chain : [], via: Array.isArray(c?.via) ? c.via : [] };
 };
-
-/** The links of the document into step `id` (a step's `next`, a path's `next`). */
-function linksInto(doc: Y.Doc, id: string): LinkAt[] {
-  const found: LinkAt[] = [];
-  doc.getMap<unknown>('steps').forEach((step, stepId) => {
-    if (!(step instanceof Y.Map)) return;
-    const map = step as Y.Map<unknown>;
-    if (map.get('next') === id) found.push({ stepId, pathId: null });
-    const paths = map.get('paths');
-    if (!(paths instanceof Y.Array)) return;
-    for (const path of paths.toArray() as unknown[]) {
-      if (!(path instanceof Y.Map) || path.get('next') !== id) continue;
-      const pathId: unknown = path.get('id');
-      if (typeof pathId === 'string') found.push({ stepId, pathId });
-    }
-  });
-  return found;
-}
 
 /** Splits overwrites into links to put back and fields to show. */
 export function classifyJourneyOverwrites(doc: Y.Doc, overwrites: readonly Overwrite[]): { relinks: Relink[]; conflicts: JourneyConflict[] } {
@@ -152,26 +172,6 @@ export function classifyJourneyOverwrites(doc: Y.Doc, overwrites: readonly Overw
     });
   }
   return { relinks, conflicts };
-}
-
-/**
- * `id`, then the steps its chain continues with, read when the link is written: if the first is
- * gone by the time the link is put back (an automatic step that a normalization dropped once it
- * was cut off, a step removed since), the next one of the chain is the one to put back.
- */
-function chainFrom(doc: Y.Doc, id: string): string[] {
-  const steps = doc.getMap<unknown>('steps');
-  const ids = [id];
-  for (let current: unknown = steps.get(id); current instanceof Y.Map && ids.length < MAX_CHAIN; ) {
-    const map = current as Y.Map<unknown>;
-    const paths = map.get('paths');
-    const last: unknown = paths instanceof Y.Array ? paths.get(paths.length - 1) : undefined;
-    const next: unknown = map.has('next') ? map.get('next') : last instanceof Y.Map ? (last as Y.Map<unknown>).get('next') : undefined;
-    if (typeof next !== 'string' || ids.includes(next)) break;
-    ids.push(next);
-    current = steps.get(next);
-  }
-  return ids;
 }
 
 /**
@@ -216,9 +216,9 @@ export function writeRelinks(doc: Y.Doc, relinks: readonly Relink[], origin?: un
         lost = index >= 0 ? { fromStepId: lost.fromStepId, pathIndex: index } : null;
       }
       const first = r.orphanIds[0];
-      const chain = [...new Set([...(first === undefined ? [] : continuation(raw, first)), ...r.orphanIds])];
+      const chain = [...new Set([...(first === undefined ? [] : [first, ...chainIds(inDoc, first)]), ...r.orphanIds])];
       const present = stepIndex(j);
-      const live = j.entryId === null ? new Set<string>() : reachable(j, [j.entryId]);
+      const live = connectedSteps(j);
       // Automatic steps are the rules' own, never a person's step to put back.
       const orphanId = chain.find((id) => present.has(id) && present.get(id)?.auto !== true);
       if (!orphanId || live.has(orphanId)) continue;
@@ -227,7 +227,7 @@ export function writeRelinks(doc: Y.Doc, relinks: readonly Relink[], origin?: un
         waiting.push(original);
         continue;
       }
-      j = relinkOrphan(j, orphanId, lost);
+      j = relinkAt(j, place, orphanId);
       links.push(place);
       progress = true;
     }
@@ -267,18 +267,6 @@ function touchLink(doc: Y.Doc, stepId: string, pathIndex: number | null) {
   const paths: unknown = (step as Y.Map<unknown>).get('paths');
   const map: unknown = pathIndex !== null && paths instanceof Y.Array ? (paths as Y.Array<unknown>).get(pathIndex) : pathIndex === null ? step : null;
   if (map instanceof Y.Map && map.has('next')) (map as Y.Map<unknown>).set('next', (map as Y.Map<unknown>).get('next'));
-}
-
-/** `id` and the steps its chain continues with (`next`, or a branching step's last path). */
-function continuation(j: Journey, id: string): string[] {
-  const byId = stepIndex(j);
-  const ids: string[] = [];
-  for (let step = byId.get(id); step && !ids.includes(step.id) && ids.length < MAX_CHAIN; ) {
-    ids.push(step.id);
-    const to = 'paths' in step ? step.paths.at(-1)?.next : 'next' in step ? step.next : null;
-    step = typeof to === 'string' ? byId.get(to) : undefined;
-  }
-  return ids;
 }
 
 export interface ConflictWatchOptions {

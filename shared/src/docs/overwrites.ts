@@ -41,8 +41,11 @@ export interface Overwrite {
 export interface WatchOptions {
   /** Which writes to watch (all by default). */
   track?: (map: Y.Map<unknown>, key: string) => boolean;
-  /** Something to keep with a write, read from the document right after it was made. */
-  context?: (map: Y.Map<unknown>, key: string, value: unknown) => unknown;
+  /**
+   * Something to keep with a write, read from the document right after the transaction `tr` that
+   * made it (called once per write; what several writes of one transaction share can be kept per `tr`).
+   */
+  context?: (map: Y.Map<unknown>, key: string, value: unknown, tr: Y.Transaction) => unknown;
   /**
    * For writes that point at something else in the document (a link to a step): whether what it
    * points at is still there. Checked when a remote transaction arrives after a type was removed;
@@ -153,7 +156,7 @@ export function watchOverwrites(doc: Y.Doc, onOverwrite: (overwrites: Overwrite[
       if (item && !item.deleted && item.id.client === doc.clientID) {
         const plain = plainValue(value);
         const pointer = pointsAtLive(map, key, plain) !== null;
-        remember(map, key, { client: item.id.client, clock: item.id.clock, value: plain, context: context(map, key, plain), pointer });
+        remember(map, key, { client: item.id.client, clock: item.id.clock, value: plain, context: context(map, key, plain, tr), pointer });
       } else remember(map, key, null);
     };
     const recordNew = (type: YType) => {

@@ -11,8 +11,8 @@
  * place) is put back where its chain rejoins the journey (relinkOrphan), whichever side it came from.
  */
 import * as Y from 'yjs';
-import { reachable } from '../journey/graph.ts';
-import { relinkOrphan } from '../journey/edit.ts';
+import { connectedSteps } from '../journey/graph.ts';
+import { reconnect } from '../journey/edit.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { normalizeSegment } from '../segment/edit.ts';
 import { jsonEqual } from '../journey/json.ts';
@@ -31,15 +31,10 @@ function merged(doc: Y.Doc, kept: Uint8Array): { scratch: Y.Doc; copy: Y.Doc } {
 /** Writes the journey of `doc` merged with the kept state; false when that changes nothing. */
 export function restoreJourney(doc: Y.Doc, kept: Uint8Array, origin?: unknown): boolean {
   const { scratch, copy } = merged(doc, kept);
-  let journey = normalizeJourney(journeyFromDoc(scratch));
   // Steps that were connected, in the kept copy or in the document as it is, stay connected.
   const current = normalizeJourney(journeyFromDoc(doc));
-  const wasLive = new Set<string>();
-  for (const j of [normalizeJourney(journeyFromDoc(copy)), current]) if (j.entryId !== null) for (const id of reachable(j, [j.entryId])) wasLive.add(id);
-  for (const id of wasLive) {
-    const live = journey.entryId === null ? new Set<string>() : reachable(journey, [journey.entryId]);
-    if (!live.has(id) && journey.steps.some((s) => s.id === id)) journey = relinkOrphan(journey, id, null);
-  }
+  const wasConnected = new Set([...connectedSteps(normalizeJourney(journeyFromDoc(copy))), ...connectedSteps(current)]);
+  const journey = reconnect(journeyFromDoc(scratch), wasConnected);
   const layout = readLayout(scratch);
   const before = readLayout(doc);
   const moved = Object.entries(layout).filter(([id, pos]) => journey.steps.some((s) => s.id === id) && !jsonEqual(before[id], pos));

@@ -10,13 +10,11 @@
  * not track, so it is never undone by itself and does not clear the redo stack.
  */
 import type * as Y from 'yjs';
-import { relinkOrphan, type LostLink } from '../journey/edit.ts';
-import { outEdges, reachable, stepIndex } from '../journey/graph.ts';
+import { reconnect, type LostLink } from '../journey/edit.ts';
+import { connectedSteps, outEdges, stepIndex } from '../journey/graph.ts';
 import type { Journey } from '../journey/model.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { applyJourneyToDoc, journeyFromDoc } from './journeyDoc.ts';
-
-const live = (j: Journey): Set<string> => (j.entryId === null ? new Set() : reachable(j, [j.entryId]));
 
 /** The link of `before` (on its path from the entry to `id`) leaving the last step still connected in `now`. */
 function linkToward(before: Journey, id: string, connectedNow: ReadonlySet<string>): LostLink | null {
@@ -45,17 +43,12 @@ function linkToward(before: Journey, id: string, connectedNow: ReadonlySet<strin
 /** Runs `revert` on `doc`, then re-links the steps it cut off (see above) with `origin`. */
 export function revertKeepingStepsConnected(doc: Y.Doc, revert: () => void, origin: unknown): void {
   const before = normalizeJourney(journeyFromDoc(doc));
-  const connectedBefore = live(before);
+  const connectedBefore = connectedSteps(before);
   const existed = stepIndex(before);
   revert();
-  let after = normalizeJourney(journeyFromDoc(doc));
-  const start = after;
-  for (const step of after.steps) {
-    // Connected before, or brought back by this revert (a redo of an insert, an undo of a removal).
-    if (step.auto === true || (!connectedBefore.has(step.id) && existed.has(step.id))) continue;
-    const connected = live(after);
-    if (connected.has(step.id)) continue;
-    after = relinkOrphan(after, step.id, linkToward(before, step.id, connected));
-  }
-  if (after !== start) applyJourneyToDoc(doc, after, origin);
+  const reverted = normalizeJourney(journeyFromDoc(doc));
+  // Connected before, or brought back by this revert (a redo of an insert, an undo of a removal).
+  const keep = reverted.steps.flatMap((s) => (connectedBefore.has(s.id) || !existed.has(s.id) ? [s.id] : []));
+  const after = reconnect(reverted, keep, (id, connected) => linkToward(before, id, connected));
+  if (after !== reverted) applyJourneyToDoc(doc, after, origin);
 }

@@ -3,7 +3,7 @@
  * applies the edit and returns the normalized result; an edit that does not apply (unknown step,
  * missing link, taken id, a link into a source) returns the normalized input unchanged.
  */
-import { edgeTarget, edgeTargets, outEdges, predecessors, reachable, stepIndex, withEdge, type Edge } from './graph.ts';
+import { connectedSteps, continuationEdges, edgeTarget, edgeTargets, outEdges, predecessors, reachable, stepIndex, withEdge, type Edge } from './graph.ts';
 import { jsonEqual } from './json.ts';
 import { createPath, createStep, isSource, type Journey, type JourneyStep, type StepType } from './model.ts';
 import { normalizeJourney } from './normalize.ts';
@@ -155,9 +155,29 @@ export interface LostLink {
 export function relinkOrphan(j: Journey, orphanId: string, lost: LostLink | null): Journey {
   const n = normalizeJourney(j);
   const chosen = relinkPlace(n, orphanId, lost);
-  if (!chosen) return n;
-  const source = stepIndex(n).get(chosen.from) as JourneyStep;
-  return normalizeJourney(setStep(n, withEdge(source, chosen.pathIndex, orphanId)));
+  return chosen ? relinkAt(n, chosen, orphanId) : n;
+}
+
+/** Points the link `place` of normalized `n` (found by relinkPlace) at `orphanId`. */
+export function relinkAt(n: Journey, place: Edge, orphanId: string): Journey {
+  const source = stepIndex(n).get(place.from);
+  return source ? normalizeJourney(setStep(n, withEdge(source, place.pathIndex, orphanId))) : n;
+}
+
+/**
+ * Puts back each step of `ids` that `j` still has but no longer connects, one after the other
+ * (one put back can give the next its place), each on the link `hint` names or where its chain
+ * rejoins the journey (relinkOrphan). Automatic steps are the rules' own and never put back.
+ */
+export function reconnect(j: Journey, ids: Iterable<string>, hint: (id: string, connected: ReadonlySet<string>) => LostLink | null = () => null): Journey {
+  let n = normalizeJourney(j);
+  for (const id of ids) {
+    const step = stepIndex(n).get(id);
+    if (!step || step.auto === true) continue;
+    const connected = connectedSteps(n);
+    if (!connected.has(id)) n = relinkOrphan(n, id, hint(id, connected));
+  }
+  return n;
 }
 
 /** The link of normalized `n` that `relinkOrphan` points at `orphanId`, or null. */
@@ -199,18 +219,8 @@ export function relinkPlace(n: Journey, orphanId: string, lost: LostLink | null)
 }
 
 /** Follows `next` (a branching step's last path) from `start` to the first link that `into` accepts. */
-function continuationInto(byId: ReadonlyMap<string, JourneyStep>, start: string, into: (to: string | null) => boolean): Edge | null {
-  const seen = new Set<string>();
-  for (let step = byId.get(start); step && !seen.has(step.id); ) {
-    seen.add(step.id);
-    const edges = outEdges(step);
-    const e = edges[edges.length - 1];
-    if (!e) return null;
-    if (into(e.to)) return e;
-    step = e.to === null ? undefined : byId.get(e.to);
-  }
-  return null;
-}
+const continuationInto = (byId: ReadonlyMap<string, JourneyStep>, start: string, into: (to: string | null) => boolean): Edge | null =>
+  continuationEdges(byId, start).find((e) => into(e.to)) ?? null;
 
 /** The cut-off chain ends in an open end (a person's chain inserted where the journey ended). */
 const OPEN = Symbol('open end');

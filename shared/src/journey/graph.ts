@@ -34,6 +34,27 @@ export function withEdge(step: JourneyStep, pathIndex: number | null, to: string
   return step;
 }
 
+/**
+ * The links followed from `start` along the way the journey continues (a step's `next`, a
+ * branching step's last path), in order, until a link leads nowhere known or back to a step
+ * already passed; at most `max` links.
+ */
+export function continuationEdges(byId: ReadonlyMap<string, JourneyStep>, start: string, max = Infinity): Edge[] {
+  const edges: Edge[] = [];
+  const seen = new Set<string>();
+  for (let step = byId.get(start); step && !seen.has(step.id) && edges.length < max; ) {
+    seen.add(step.id);
+    const e = outEdges(step).at(-1);
+    if (!e) break;
+    edges.push(e);
+    step = e.to === null ? undefined : byId.get(e.to);
+  }
+  return edges;
+}
+
+/** The connected steps of `j` (reachable from its entry). */
+export const connectedSteps = (j: Journey): Set<string> => (j.entryId === null ? new Set() : reachable(j, [j.entryId]));
+
 export const stepIndex = (j: Journey): Map<string, JourneyStep> => new Map(j.steps.map((s) => [s.id, s]));
 
 /** Incoming edges per existing step id (edges to missing ids are left out). */
