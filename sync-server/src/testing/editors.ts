@@ -1,17 +1,17 @@
 /**
  * The journey and segment editors as the simulation (simulation.ts) runs them: the same shared code
  * the browser's editors call (journey: applyJourneyToDoc of the normalized result, lost links put
- * back by watchJourneyConflicts, the normalization as repair; segment: applySegmentToDoc, values
- * merged as a set, normalizeSegment as repair), and what must hold after healing.
+ * back by watchJourneyConflicts; segment: applySegmentToDoc, values merged as a set; the repairs
+ * of docs/repairs.ts for both), and what must hold after healing.
  */
 import { watchJourneyConflicts } from '@gd/shared/docs/journeyConflicts';
 import { applyJourneyToDoc, journeyFromDoc } from '@gd/shared/docs/journeyDoc';
+import { journeyRepair, normalJourneyOf, normalSegmentOf, segmentRepair } from '@gd/shared/docs/repairs';
 import { applySegmentToDoc, segmentFromDoc } from '@gd/shared/docs/segmentDoc';
 import { arbInsertOrRemove, applyInsertOrRemove, type InsertOrRemove } from '@gd/shared/journey/arbitraries';
-import { reachable } from '@gd/shared/journey/graph';
+import { connectedSteps } from '@gd/shared/journey/graph';
 import { journeyInvariantIssues } from '@gd/shared/journey/invariants';
-import { normalizeJourney } from '@gd/shared/journey/normalize';
-import { addSegmentNode, normalizeSegment, removeSegmentNode, updateSegmentNode } from '@gd/shared/segment/edit';
+import { addSegmentNode, removeSegmentNode, updateSegmentNode } from '@gd/shared/segment/edit';
 import { createConditionNode, createGroupNode, type Segment, type SegmentNode } from '@gd/shared/segment/model';
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -29,22 +29,21 @@ export const journeyEditor: EditorKind<InsertOrRemove, JourneyRecord> = {
   watch: (doc) => watchJourneyConflicts(doc, { canWrite: () => true, onConflicts: () => undefined, origin: REPAIR }),
   newRecord: () => ({ added: new Set(), removed: new Set() }),
   edit(doc, op, id, record) {
-    const before = normalizeJourney(journeyFromDoc(doc));
+    const before = normalJourneyOf(doc).journey;
     const after = applyInsertOrRemove(before, op, id);
     for (const s of before.steps) if (!after.steps.some((t) => t.id === s.id)) record.removed.add(s.id);
-    if (after.entryId !== null && reachable(after, [after.entryId]).has(id)) record.added.add(id);
+    if (connectedSteps(after).has(id)) record.added.add(id);
     applyJourneyToDoc(doc, after, LOCAL);
   },
   repair(doc) {
-    const raw = journeyFromDoc(doc);
-    const normal = normalizeJourney(raw);
-    return normal !== raw && normal.steps.length > 0 ? () => applyJourneyToDoc(doc, normal, REPAIR) : null;
+    const repaired = journeyRepair(doc);
+    return repaired ? () => applyJourneyToDoc(doc, repaired, REPAIR) : null;
   },
   read: (doc) => journeyFromDoc(doc),
   check(final, { added, removed }) {
     const journey = journeyFromDoc(final);
     expect(journeyInvariantIssues(journey)).toEqual([]);
-    const live = journey.entryId === null ? new Set<string>() : reachable(journey, [journey.entryId]);
+    const live = connectedSteps(journey);
     for (const id of added) {
       if (!removed.has(id) && journey.steps.some((s) => s.id === id)) expect(live.has(id), `${id} is reachable`).toBe(true);
     }
@@ -117,7 +116,7 @@ export const segmentEditor: EditorKind<SegmentEdit, SegmentRecord> = {
   arbOp: arbSegmentEdit,
   newRecord: () => ({ added: new Map(), removed: new Set(), values: new Map(), removedValues: new Set() }),
   edit(doc, op, id, record) {
-    const s = normalizeSegment(segmentFromDoc(doc));
+    const s = normalSegmentOf(doc).segment;
     const groups = s.nodes.filter((n) => n.kind === 'group');
     const conditions = s.nodes.filter((n) => n.kind === 'condition');
     let next = s;
@@ -154,18 +153,14 @@ export const segmentEditor: EditorKind<SegmentEdit, SegmentRecord> = {
     applySegmentToDoc(doc, next, LOCAL);
   },
   repair(doc) {
-    const raw = segmentFromDoc(doc);
-    const normal = normalizeSegment(raw);
-    const sorted = (s: Segment) => JSON.stringify([...s.nodes].sort((a, b) => (a.key < b.key ? -1 : 1)));
-    return raw.rootKey === normal.rootKey && sorted(raw) === sorted(normal) ? null : () => applySegmentToDoc(doc, normal, REPAIR);
+    const repaired = segmentRepair(doc);
+    return repaired ? () => applySegmentToDoc(doc, repaired, REPAIR) : null;
   },
   read: (doc) => segmentFromDoc(doc),
   check(final, { added, removed, values, removedValues }) {
-    const raw = segmentFromDoc(final);
-    const normal = normalizeSegment(raw);
-    // Normal: what the rules keep is exactly what is stored.
-    expect(new Set(raw.nodes.map((n) => n.key))).toEqual(new Set(normal.nodes.map((n) => n.key)));
-    const nodes = byKey(normal);
+    const { segment, normal } = normalSegmentOf(final);
+    expect(normal, 'the segment is normal').toBe(true);
+    const nodes = byKey(segment);
     // A node someone added is there unless someone removed it or a node it was put under.
     for (const [key, above] of added) {
       if (removed.has(key) || above.some((k) => removed.has(k))) continue;

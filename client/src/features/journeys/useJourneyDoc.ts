@@ -7,9 +7,9 @@
  */
 import { useCallback, useMemo } from 'react';
 import type * as Y from 'yjs';
-import { applyJourneyToDoc, journeyFromDoc, readLayout, writeLayoutPosition, type LayoutPosition } from '@gd/shared/docs/journeyDoc';
+import { applyJourneyToDoc, readLayout, writeLayoutPosition, type LayoutPosition } from '@gd/shared/docs/journeyDoc';
+import { journeyRepair, normalJourneyOf } from '@gd/shared/docs/repairs';
 import type { Journey } from '@gd/shared/journey/model';
-import { normalizeJourney } from '@gd/shared/journey/rules';
 import { validateJourney, type JourneyViolation } from '@gd/shared/journey/validate';
 import { useDocView, type DocViewSource } from '../../sync/docView.ts';
 import { useSafeRepair, type RepairInput } from '../../sync/repair.ts';
@@ -30,14 +30,7 @@ export const JOURNEY_UNDO_ROOTS = ['steps', 'layout'] as const;
 const OBSERVED_ROOTS = ['meta', 'steps', 'layout'] as const;
 
 export function readJourneyView(doc: Y.Doc): JourneyView {
-  const raw = journeyFromDoc(doc);
-  let journey = raw;
-  try {
-    journey = normalizeJourney(raw);
-  } catch {
-    // A state the rules cannot settle: show it as stored (validation lists its problems).
-  }
-  return { journey, layout: readLayout(doc), normal: journey === raw };
+  return { ...normalJourneyOf(doc), layout: readLayout(doc) };
 }
 
 const JOURNEY_VIEW: DocViewSource<JourneyView> = { read: readJourneyView, empty: EMPTY_VIEW, roots: OBSERVED_ROOTS };
@@ -51,12 +44,12 @@ export interface JourneyDoc extends JourneyView {
   onMoveEnd: (stepId: string, pos: LayoutPosition) => void;
 }
 
-/** A journey with content (never seed) that the rules would change. */
-const journeyBroken = (doc: Y.Doc) => {
-  const current = readJourneyView(doc);
-  return !current.normal && current.journey.steps.length > 0;
+/** A journey with content (never seed) that the rules would change (shared docs/repairs.ts). */
+const journeyBroken = (doc: Y.Doc) => journeyRepair(doc) !== null;
+const repairJourney = (doc: Y.Doc) => {
+  const repaired = journeyRepair(doc);
+  if (repaired) applyJourneyToDoc(doc, repaired, REPAIR_ORIGIN);
 };
-const repairJourney = (doc: Y.Doc) => applyJourneyToDoc(doc, readJourneyView(doc).journey, REPAIR_ORIGIN);
 
 export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean, sync: Pick<RepairInput, 'status' | 'awareness'>): JourneyDoc {
   const view = useDocView(doc, JOURNEY_VIEW);

@@ -9,8 +9,8 @@
  */
 import { useCallback } from 'react';
 import type * as Y from 'yjs';
-import { applySegmentToDoc, segmentFromDoc } from '@gd/shared/docs/segmentDoc';
-import { normalizeSegment } from '@gd/shared/segment/edit';
+import { normalSegmentOf, segmentRepair } from '@gd/shared/docs/repairs';
+import { applySegmentToDoc } from '@gd/shared/docs/segmentDoc';
 import type { Segment } from '@gd/shared/segment/model';
 import { useDocView, type DocViewSource } from '../../sync/docView.ts';
 import { useSafeRepair, type RepairInput } from '../../sync/repair.ts';
@@ -34,12 +34,7 @@ const EMPTY_VIEW: SegmentView = { segment: { rootKey: 'root', nodes: [] }, norma
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export function readSegmentView(doc: Y.Doc): SegmentView {
-  const raw = segmentFromDoc(doc);
-  const segment = normalizeSegment(raw);
-  // normalizeSegment keeps node order by reachability; the stored order is by key: compare as sets.
-  const sort = (s: Segment) => [...s.nodes].sort((a, b) => (a.key < b.key ? -1 : 1));
-  const normal = raw.rootKey === segment.rootKey && sameJson(sort(raw), sort(segment));
-  return { segment, normal, hasContent: doc.getMap('meta').has('kind') };
+  return { ...normalSegmentOf(doc), hasContent: doc.getMap('meta').has('kind') };
 }
 
 const SEGMENT_VIEW: DocViewSource<SegmentView> = { read: readSegmentView, empty: EMPTY_VIEW, roots: OBSERVED_ROOTS, same: sameJson };
@@ -48,12 +43,12 @@ export interface SegmentDoc extends SegmentView {
   onOp: (op: SegmentOp) => void;
 }
 
-/** A segment with content (never seed) that the rules would change. */
-const segmentBroken = (doc: Y.Doc) => {
-  const current = readSegmentView(doc);
-  return !current.normal && current.hasContent;
+/** A segment with content (never seed) that the rules would change (shared docs/repairs.ts). */
+const segmentBroken = (doc: Y.Doc) => segmentRepair(doc) !== null;
+const repairSegment = (doc: Y.Doc) => {
+  const repaired = segmentRepair(doc);
+  if (repaired) applySegmentToDoc(doc, repaired, REPAIR_ORIGIN);
 };
-const repairSegment = (doc: Y.Doc) => applySegmentToDoc(doc, readSegmentView(doc).segment, REPAIR_ORIGIN);
 
 export function useSegmentDoc(doc: Y.Doc | null, canWrite: boolean, sync: Pick<RepairInput, 'status' | 'awareness'>): SegmentDoc {
   const view = useDocView(doc, SEGMENT_VIEW);
