@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconChevronDown, IconChevronUp, IconCircleCheck, IconCloudOff, IconPointer } from '@tabler/icons-react';
 import { docName as buildDocName } from '@gd/shared/docs/names';
 import { ErrorCode } from '@gd/shared/errors';
@@ -28,8 +28,7 @@ import { EditorHeader } from './JourneyEditorHeader.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { JOURNEY_UNDO_ROOTS, useJourneyDoc } from './useJourneyDoc.ts';
 import { isNetworkError, useJourney } from './useJourneys.ts';
-import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
-import { ReloadNotices } from '../../sync/RecoveryNotice.tsx';
+import { DocNotices } from '../../sync/DocNotices.tsx';
 import { restoreJourney } from '@gd/shared/docs/restore';
 import { revertKeepingStepsConnected } from '@gd/shared/docs/structuralUndo';
 import type * as Y from 'yjs';
@@ -210,12 +209,13 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         journey={journey}
         onSelect={setSelected}
       />
-      {collab.tooNew && (
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={16} />} py="xs">
-          {t('journeys.editor.tooNew')}
-        </Alert>
-      )}
-      <AccessChangedNotice changes={collab.accessChanges} access={collab.access} />
+      <DocNotices
+        docName={docName}
+        collab={collab}
+        readOnly={readOnly}
+        restoreInto={restoreJourney}
+        texts={{ tooNew: t('journeys.editor.tooNew'), reloaded: t('journeys.editor.reloaded') }}
+      />
       <ConflictNotice
         conflicts={overwritten.conflicts}
         journey={journey}
@@ -223,13 +223,6 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         onShow={setSelected}
         onRestore={overwritten.restore}
         onDismiss={overwritten.dismiss}
-      />
-      <ReloadNotices
-        docName={docName}
-        collab={collab}
-        readOnly={readOnly}
-        restoreInto={restoreJourney}
-        reloaded={t('journeys.editor.reloaded')}
       />
       <Group gap="sm" align="stretch" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
         <Stack gap="sm" style={{ flex: 1, minWidth: 0, minHeight: 0 }}>

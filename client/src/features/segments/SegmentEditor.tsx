@@ -7,8 +7,8 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Alert, Box, Center, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCloudOff, IconFilter } from '@tabler/icons-react';
+import { Box, Center, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { IconCloudOff, IconFilter } from '@tabler/icons-react';
 import { docName as buildDocName } from '@gd/shared/docs/names';
 import { ErrorCode } from '@gd/shared/errors';
 import { segmentConditions } from '@gd/shared/segment/model';
@@ -33,8 +33,7 @@ import { SegmentTree } from './SegmentTree.tsx';
 import { useEstimate } from './useEstimate.ts';
 import { SEGMENT_UNDO_ROOTS, useSegmentDoc } from './useSegmentDoc.ts';
 import { useSegmentOptions } from './useSegmentOptions.ts';
-import { AccessChangedNotice } from '../../sync/AccessChangedNotice.tsx';
-import { ReloadNotices } from '../../sync/RecoveryNotice.tsx';
+import { DocNotices } from '../../sync/DocNotices.tsx';
 import { restoreSegment } from '@gd/shared/docs/restore';
 
 const ESTIMATE_WIDTH = 340;
@@ -149,18 +148,12 @@ function Editor({ appId, docName, summary, backHref }: EditorProps) {
         refetch={summary.refetch}
         onSaved={onSaved}
       />
-      {collab.tooNew && (
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={16} />} py="xs">
-          {t('segments.editor.tooNew')}
-        </Alert>
-      )}
-      <AccessChangedNotice changes={collab.accessChanges} access={collab.access} />
-      <ReloadNotices
+      <DocNotices
         docName={docName}
         collab={collab}
         readOnly={readOnly}
         restoreInto={restoreSegment}
-        reloaded={t('segments.editor.reloaded')}
+        texts={{ tooNew: t('segments.editor.tooNew'), reloaded: t('segments.editor.reloaded') }}
       />
       <Group gap="md" align="flex-start" wrap="wrap">
         <Paper withBorder radius="md" p="md" style={{ flex: '1 1 560px', minWidth: 0 }} data-testid="segment-conditions">
