@@ -84,7 +84,6 @@ export class CollabSession {
   private lastResetAt = 0;
   /** A reload from the server is under way: further refusals of the old copy are the same news. */
   private reloading = false;
-  private pendingSave: Promise<void> = Promise.resolve();
   private stopHeartbeat: (() => void) | null = null;
 
   readonly userId: string;
@@ -202,8 +201,6 @@ export class CollabSession {
     provider?.destroy();
     socket?.destroy();
     this.socketState = 'disconnected';
-    // Let pending writes of the browser copy finish, then close it.
-    await this.pendingSave;
     await idb?.destroy().catch(() => undefined);
     doc.destroy();
   }
@@ -213,7 +210,8 @@ export class CollabSession {
     const record = await docRecord(this.userId, this.name);
     if (stale()) return;
     this.rememberedAccess = record?.access ?? null;
-    // Changes made offline before a reload are still unconfirmed.
+    // Changes made offline before a reload are still unconfirmed (a copy from before the count was
+    // kept in localStorage has it in its record).
     this.pendingLocal = readPendingCount(this.userId, this.name) ?? record?.pending ?? 0;
     void rememberDoc(this.userId, this.name);
 
@@ -325,14 +323,12 @@ export class CollabSession {
     this.setPending(this.pendingLocal + 1);
   };
 
-  /** The unconfirmed-changes count, also kept with the browser copy (in order: the last write wins). */
+  /** The unconfirmed-changes count, also kept with the browser copy (localStore.savePendingCount). */
   private setPending(count: number) {
     if (count === this.pendingLocal) return;
     this.pendingLocal = count;
     savePendingCount(this.userId, this.name, count);
     this.emit();
-    const gen = this.generation;
-    this.pendingSave = this.pendingSave.then(() => (gen === this.generation ? rememberDoc(this.userId, this.name, { pending: count }) : undefined));
   }
 
   private onStatus = ({ status }: { status: string }) => {
@@ -481,7 +477,6 @@ export class CollabSession {
     await this.teardown();
     await deleteDocCopy(this.userId, this.name);
     savePendingCount(this.userId, this.name, 0);
-    await rememberDoc(this.userId, this.name, { pending: 0 });
     if (gen !== this.generation) return;
     this.freshDoc();
     this.resets += 1;

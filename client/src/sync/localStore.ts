@@ -22,8 +22,11 @@ export interface DocRecord {
   /** The sync server URL the API gave last (used to connect when the API is unreachable). */
   url: string | null;
   access: 'read' | 'write' | null;
-  /** Local changes the server had not confirmed when last counted (survives a reload offline). */
-  pending: number;
+  /**
+   * Local changes the server had not confirmed, as copies from before 2026-11-25 recorded them
+   * (read only: the count now lives in localStorage, savePendingCount).
+   */
+  pending?: number;
   openedAt: number;
 }
 
@@ -81,7 +84,7 @@ async function quietly<T>(work: () => Promise<T>, fallback: T): Promise<T> {
 
 export const docDbName = (userId: string, docName: string): string => `${userId}:${docName}`;
 
-export function rememberDoc(userId: string, docName: string, patch: Partial<Pick<DocRecord, 'url' | 'access' | 'pending'>> = {}): Promise<void> {
+export function rememberDoc(userId: string, docName: string, patch: Partial<Pick<DocRecord, 'url' | 'access'>> = {}): Promise<void> {
   const dbName = docDbName(userId, docName);
   return quietly(async () => {
     await local().transaction('rw', local().docs, async () => {
@@ -90,7 +93,7 @@ export function rememberDoc(userId: string, docName: string, patch: Partial<Pick
         dbName, userId, docName,
         url: patch.url !== undefined ? patch.url : (current?.url ?? null),
         access: patch.access !== undefined ? patch.access : (current?.access ?? null),
-        pending: patch.pending ?? current?.pending ?? 0,
+        ...(current?.pending === undefined ? {} : { pending: current.pending }),
         openedAt: Date.now(),
       });
     });
