@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { docEditedSince, hasEditsBeyond } from './stateVector.ts';
+import { decodeVersionVector, docEditedSince, hasEditsBeyond } from './stateVector.ts';
 
 const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
@@ -8,7 +8,7 @@ describe('edited since a version', () => {
   it('is false at the version and for a replica behind it, true once anyone edits beyond it', () => {
     const doc = new Y.Doc();
     doc.getMap('steps').set('a', 1);
-    const launched = base64(Y.encodeStateVector(doc));
+    const launched = decodeVersionVector(base64(Y.encodeStateVector(doc)));
     expect(docEditedSince(doc, launched)).toBe(false);
     expect(docEditedSince(new Y.Doc(), launched)).toBe(false);
     const other = new Y.Doc();

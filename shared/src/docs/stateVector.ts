@@ -11,8 +11,8 @@ export function hasEditsBeyond(current: ReadonlyMap<number, number>, version: Re
   return false;
 }
 
-/** Whether `doc` holds edits beyond the version whose state vector is `versionVector` (base64). */
-export function docEditedSince(doc: Y.Doc, versionVector: string): boolean {
-  const version = Y.decodeStateVector(Uint8Array.from(atob(versionVector), (c) => c.charCodeAt(0)));
-  return hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVector(doc)), version);
-}
+/** A version's state vector as the API sends it (base64). */
+export const decodeVersionVector = (base64: string): Map<number, number> => Y.decodeStateVector(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+
+/** Whether `doc` holds edits beyond the version whose state vector is `version`. */
+export const docEditedSince = (doc: Y.Doc, version: ReadonlyMap<number, number>): boolean => hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVector(doc)), version);

@@ -4,9 +4,9 @@
  * summary's own flag reflects the stored document, which is written up to 10 s later). Falls back
  * to the summary's flag while there is no document or no vector.
  */
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
-import { docEditedSince } from '@gd/shared/docs/stateVector';
+import { decodeVersionVector, docEditedSince } from '@gd/shared/docs/stateVector';
 
 export function useEditedSinceLaunch(doc: Y.Doc | null, liveStateVector: string | null, fromSummary: boolean): boolean {
   const subscribe = useCallback(
@@ -17,7 +17,8 @@ export function useEditedSinceLaunch(doc: Y.Doc | null, liveStateVector: string 
     },
     [doc],
   );
+  const version = useMemo(() => (liveStateVector ? decodeVersionVector(liveStateVector) : null), [liveStateVector]);
   // A state vector is a few bytes per person who ever edited: cheap to read on every render.
-  const snapshot = useCallback(() => (doc && liveStateVector ? docEditedSince(doc, liveStateVector) : fromSummary), [doc, liveStateVector, fromSummary]);
+  const snapshot = useCallback(() => (doc && version ? docEditedSince(doc, version) : fromSummary), [doc, version, fromSummary]);
   return useSyncExternalStore(subscribe, snapshot);
 }

@@ -134,8 +134,7 @@ function Canvas(props: JourneyCanvasProps) {
   const insets = useMemo(() => viewInsets(showMinimap), [showMinimap]);
   const fitViewOptions = useMemo(() => ({ padding: fitViewPadding(insets), maxZoom: 1 }), [insets]);
   useFollowSelection(selectedStepId);
-  const stopFollowing = useCallback(() => props.onStopFollowing?.(), [props]);
-  const sharedView = useSharedView(props.onView, props.followed?.view ?? null, stopFollowing);
+  const sharedView = useSharedView(props.onView, Boolean(props.followed), props.followed?.view ?? null, props.onStopFollowing);
   useInitialView(journey.entryId, insets);
 
   const onNodesChange = useCallback(
@@ -284,7 +283,7 @@ function Canvas(props: JourneyCanvasProps) {
           <div className="jc-following" style={{ borderColor: props.followed.color }} data-testid="following">
             <span className="jc-following-dot" style={{ background: props.followed.color }} aria-hidden />
             <span role="status">{t('journeys.editor.following', { name: props.followed.name })}</span>
-            <button type="button" className="jc-following-stop" onClick={stopFollowing} data-testid="stop-following">
+            <button type="button" className="jc-following-stop" onClick={props.onStopFollowing} data-testid="stop-following">
               {t('journeys.editor.stopFollowingShort')}
             </button>
           </div>

@@ -17,12 +17,15 @@ export function viewOf(viewport: Viewport, width: number, height: number): View 
   return { center: { x: (width / 2 - viewport.x) / viewport.zoom, y: (height / 2 - viewport.y) / viewport.zoom }, zoom: viewport.zoom };
 }
 
-export function useSharedView(onView: ((view: View) => void) | undefined, followed: View | null, onStopFollowing: () => void) {
+/**
+ * `following`: someone is followed (their `view` may not be known yet: a viewer publishes none);
+ * `followed`: their view, applied as it changes.
+ */
+export function useSharedView(onView: ((view: View) => void) | undefined, following: boolean, followed: View | null, onStopFollowing: (() => void) | undefined) {
   const { setCenter } = useReactFlow();
   const width = useStore((s) => s.width);
   const height = useStore((s) => s.height);
   const publish = useThrottled(onView, VIEW_THROTTLE_MS);
-  const following = followed !== null;
 
   // Applied when the followed view itself changes (not on every presence change of theirs).
   const [fx, fy, fzoom] = followed ? [followed.center.x, followed.center.y, followed.zoom] : [null, null, null];
@@ -31,7 +34,7 @@ export function useSharedView(onView: ((view: View) => void) | undefined, follow
   }, [fx, fy, fzoom, setCenter]);
 
   useEffect(() => {
-    if (!following) return;
+    if (!following || !onStopFollowing) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onStopFollowing();
     };
@@ -51,7 +54,7 @@ export function useSharedView(onView: ((view: View) => void) | undefined, follow
     },
     /** A pan or zoom of the person's own (an input event) stops following. */
     onMoveStart: (event: MouseEvent | TouchEvent | null) => {
-      if (event && followingRef.current) onStopFollowing();
+      if (event && followingRef.current) onStopFollowing?.();
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { NumberInput, TextInput, type NumberInputProps, type TextInputProps } from '@mantine/core';
+import { jsonEqual } from '@gd/shared/journey/json';
 
 export const COMMIT_DELAY_MS = 300;
 
@@ -55,7 +56,7 @@ export function useDraft<T>(value: T, commit: (value: T) => void, delay = COMMIT
   useEffect(() => flush, [flush]);
   // A committed draft gives way to a different value from the document (someone else's change,
   // or a concurrent one that replaced ours): the field never shows a value the journey lacks.
-  const shown = draft && (draft.dirty || Object.is(value, draft.base) || JSON.stringify(value) === JSON.stringify(draft.base)) ? draft.value : value;
+  const shown = draft && (draft.dirty || jsonEqual(value, draft.base)) ? draft.value : value;
   return { value: shown, change, flush, end };
 }
 
