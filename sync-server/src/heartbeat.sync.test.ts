@@ -4,14 +4,8 @@
  * seconds: the same heartbeat and socket settings as the browser's session, through a loopback
  * proxy that drops everything.
  */
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
-import { destroyProvider, restartConnection } from '@gd/shared/docs/providerSocket';
-import { SYNC_PING } from '@gd/shared/schemas/docs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import * as Y from 'yjs';
-import { openClient, synced, waitFor } from './testing/clients.ts';
+import { openClient, openHeartbeatClient, synced, waitFor } from './testing/clients.ts';
 import { createFixture, type Fixture } from './testing/fixtures.ts';
 import { startProxy, type FaultyProxy } from './testing/proxy.ts';
 import { startSync, type RunningSync } from './testing/server.ts';
@@ -34,22 +28,15 @@ afterAll(async () => {
 
 it('notices a silently dropped connection within 10 s and confirms every pending change within 5 s of the network returning', async () => {
   const name = await fx.newJourneyDoc();
-  const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url: proxy.url, WebSocketPolyfill: WebSocket, ...SYNC_SOCKET_OPTIONS });
-  const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token: () => fx.token(fx.users.manager, { doc: name }) });
-  provider.attach();
+  const client = openHeartbeatClient({ url: proxy.url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
+  const { doc, provider, socket } = client;
+  stops.push(client.stop);
   let status = 'connecting';
   let drops = 0;
   socket.on('status', ({ status: s }: { status: string }) => {
     if (status === 'connected' && s !== 'connected') drops += 1;
     status = s;
   });
-  stops.push(startHeartbeat({
-    live: () => provider.isAuthenticated && status === 'connected',
-    connecting: () => status === 'connecting',
-    ping: () => provider.sendStateless(SYNC_PING),
-    restartAttempt: () => restartConnection(socket),
-  }), () => destroyProvider(provider, socket));
   await waitFor(() => provider.isSynced && provider.isAuthenticated, 'synced');
 
   // A colleague keeps editing on a healthy connection meanwhile.

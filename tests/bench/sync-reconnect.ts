@@ -13,15 +13,10 @@
  *   and finds the network again by itself; timed from the network's return after 15 s away.
  * Each change is its own transaction (a step moved), so 500 changes are 500 Yjs updates.
  */
-import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
+import { WebSocketStatus } from '@hocuspocus/provider';
 import pg from 'pg';
-import { WebSocket } from 'ws';
-import * as Y from 'yjs';
-import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
-import { destroyProvider, restartConnection } from '@gd/shared/docs/providerSocket';
-import { SYNC_PING } from '@gd/shared/schemas/docs';
 import { migrate } from '../../api-server/src/db/migrate.ts';
-import { waitFor } from '../../sync-server/src/testing/clients.ts';
+import { openHeartbeatClient, waitFor } from '../../sync-server/src/testing/clients.ts';
 import { createFixture } from '../../sync-server/src/testing/fixtures.ts';
 import { startLink } from '../../sync-server/src/testing/netsim.ts';
 import { spawnServer } from '../../sync-server/src/testing/process.ts';
@@ -39,16 +34,8 @@ const link = await startLink([{ host: '127.0.0.1', port: server.port }]);
 
 async function round(pending: number, silent: boolean): Promise<number> {
   const name = await fx.newJourneyDoc();
-  const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url: link.url, WebSocketPolyfill: WebSocket, ...SYNC_SOCKET_OPTIONS });
-  const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token: () => fx.token(fx.users.manager, { doc: name }) });
-  provider.attach();
-  const stopHeartbeat = startHeartbeat({
-    live: () => provider.isAuthenticated && socket.status === WebSocketStatus.Connected,
-    connecting: () => socket.status === WebSocketStatus.Connecting,
-    ping: () => provider.sendStateless(SYNC_PING),
-    restartAttempt: () => restartConnection(socket),
-  });
+  const client = openHeartbeatClient({ url: link.url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
+  const { doc, provider, socket } = client;
   try {
     await waitFor(() => provider.isSynced && provider.isAuthenticated && !provider.hasUnsyncedChanges, 'synced', 30_000);
     if (silent) link.blackhole();
@@ -66,8 +53,7 @@ async function round(pending: number, silent: boolean): Promise<number> {
     if (Number(stored.rows[0]?.n ?? 0) === 0) throw new Error('nothing was logged');
     return elapsed;
   } finally {
-    stopHeartbeat();
-    destroyProvider(provider, socket);
+    client.stop();
   }
 }
 

@@ -3,8 +3,10 @@
  * what the server told it recorded (authentication, refusals, closes, sync acknowledgements), and a
  * `waitFor` that polls a condition instead of sleeping.
  */
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import { destroyProvider } from '@gd/shared/docs/providerSocket';
+import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
+import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
+import { SYNC_PING } from '@gd/shared/schemas/docs';
+import { destroyProvider, restartConnection } from '@gd/shared/docs/providerSocket';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import { WebSocket } from 'ws';
@@ -86,3 +88,30 @@ export function rawUpdateMessage(name: string, update: Uint8Array): Uint8Array {
 }
 
 export const json = (doc: Y.Doc, root = 'meta') => doc.getMap(root).toJSON();
+
+/**
+ * A client set up as the browser's session is (collabSession.ts): the socket settings that go with
+ * the heartbeat, and the heartbeat itself (ping, give up a dead connection, restart a hanging
+ * attempt). `stop` ends both.
+ */
+export function openHeartbeatClient(opts: { url: string; name: string; token: () => Promise<string> }) {
+  const doc = new Y.Doc();
+  const socket = new HocuspocusProviderWebsocket({ url: opts.url, WebSocketPolyfill: WebSocket, ...SYNC_SOCKET_OPTIONS });
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name: opts.name, document: doc, token: opts.token });
+  provider.attach();
+  const stopHeartbeat = startHeartbeat({
+    live: () => provider.isAuthenticated && socket.status === WebSocketStatus.Connected,
+    connecting: () => socket.status === WebSocketStatus.Connecting,
+    ping: () => provider.sendStateless(SYNC_PING),
+    restartAttempt: () => restartConnection(socket),
+  });
+  return {
+    doc,
+    provider,
+    socket,
+    stop: () => {
+      stopHeartbeat();
+      destroyProvider(provider, socket);
+    },
+  };
+}
