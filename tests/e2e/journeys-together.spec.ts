@@ -2,7 +2,8 @@
  * Several people on one journey: they edit together and see each other, and converge after one of
  * them worked offline; a launch (and a stop made while a co-editor was offline) reaches every open
  * editor; two steps inserted on one link at once both stay connected, and a name changed by two
- * people at once is shown to the one whose name lost, with "Restore mine". Helpers and how offline
+ * people at once is shown to the one whose name lost, with "Restore mine"; a step removed by one
+ * person while another has it open is told in the settings panel and put back. Helpers and how offline
  * works here: ../support/journeys.ts.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -132,7 +133,7 @@ test('a journey with a problem cannot be launched; once fixed it launches, and a
   await marta.context.close();
 });
 
-test('two people insert a step on the same link at once: both steps stay connected; a name changed by both at once is shown with "Restore mine"', async ({ browser }) => {
+test('two people insert a step on the same link at once: both steps stay connected; a name changed by both at once is shown with "Restore mine"; a step removed while open can be put back', async ({ browser }) => {
   test.slow();
   const marta = await signIn(browser, MANAGER.email);
   const url = await createJourney(marta.page, `Same link ${suffix}`);
@@ -161,10 +162,10 @@ test('two people insert a step on the same link at once: both steps stay connect
   // Both rename the Wait step at once: whoever's name lost is told, by whom, and can restore it.
   await adrian.context.setOffline(true);
   await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'offline');
-  const rename = async (page: Page, name: string) => {
+  const rename = async (page: Page, name: string, current = 'Wait') => {
     // A step put back by the other person's re-link may lie outside the view.
     await page.getByRole('button', { name: 'Fit the journey in view' }).click();
-    await nodeNamed(page, 'Wait').click();
+    await nodeNamed(page, current).click();
     const field = page.getByTestId('step-inspector').getByLabel('Step name');
     await field.fill(name);
     await field.press('Enter');
@@ -189,6 +190,27 @@ test('two people insert a step on the same link at once: both steps stay connect
   for (const page of [marta.page, adrian.page]) await expect(nodeNamed(page, lost)).toHaveCount(1);
   // The restore was seen by the other person before their next change: not a new conflict.
   await expect(winner.page.getByTestId('conflict-notice')).toHaveCount(0);
+
+  // The winner, offline, removes the step while the loser renames it: the loser's settings panel
+  // says who removed it, and "Put it back" returns it where it was, with the loser's name.
+  await winner.context.setOffline(true);
+  await expect(syncStatus(winner.page)).toHaveAttribute('data-status', 'offline');
+  await nodeNamed(winner.page, lost).click();
+  await winner.page.getByTestId('step-inspector').getByRole('button', { name: 'Remove step' }).click();
+  await expect(nodeNamed(winner.page, lost)).toHaveCount(0);
+  await rename(loser.page, 'Last pause', lost);
+  await expect(nodeNamed(loser.page, 'Last pause')).toHaveCount(1);
+  await winner.context.setOffline(false);
+  const removed = loser.page.getByTestId('step-removed');
+  await expect(removed).toContainText(`${winnerName} removed “Last pause” while you had it open.`, { timeout: 20_000 });
+  await expect(loser.page.getByTestId('step-inspector')).toHaveCount(0);
+  await removed.getByTestId('put-back').click();
+  await expect(loser.page.getByTestId('step-inspector').getByLabel('Step name')).toHaveValue('Last pause');
+  for (const page of [marta.page, adrian.page]) {
+    await expect(nodeNamed(page, 'Last pause')).toHaveCount(1);
+    await expect(page.getByTestId('problems')).not.toContainText('No path leads to this step.');
+  }
+  await expect.poll(async () => (await docContent(marta.page)) === (await docContent(adrian.page))).toBe(true);
 
   await marta.context.close();
   await adrian.context.close();

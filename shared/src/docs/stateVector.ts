@@ -16,3 +16,18 @@ export const decodeVersionVector = (base64: string): Map<number, number> => Y.de
 
 /** Whether `doc` holds edits beyond the version whose state vector is `version`. */
 export const docEditedSince = (doc: Y.Doc, version: ReadonlyMap<number, number>): boolean => hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVector(doc)), version);
+
+/**
+ * Who wrote what a transaction brought in: the one Yjs client (other than `self`) whose clock it
+ * advanced, or null when it advanced none (a removal that wrote nothing new) or several (merged
+ * offline work of many people).
+ */
+export function transactionAuthor(tr: Pick<Y.Transaction, 'beforeState' | 'afterState'>, self: number): number | null {
+  let author: number | null = null;
+  for (const [client, clock] of tr.afterState) {
+    if (client === self || (tr.beforeState.get(client) ?? 0) >= clock) continue;
+    if (author !== null) return null;
+    author = client;
+  }
+  return author;
+}

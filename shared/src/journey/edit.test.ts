@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPath, addStepAfter, canAddAfter, connect, removePath, removeStep, updateStep } from './edit.ts';
+import { addPath, addStepAfter, canAddAfter, connect, linksInto, putBackStep, removePath, removeStep, updateStep } from './edit.ts';
 import { journeyInvariantIssues } from './invariants.ts';
 import { createStep, type Journey } from './model.ts';
 import { normalizeJourney } from './normalize.ts';
@@ -177,5 +177,61 @@ describe('paths', () => {
     const k = removePath(j0, 'r', 1);
     expect(byId(k, 'b')).toBeDefined();
     expect(removePath(journey('s', src('r'), linked('flowRandom', 'r', ['a']), push('a', null)), 'r', 0).steps.some((s) => s.id === 'a')).toBe(true);
+  });
+});
+
+describe('putBackStep', () => {
+  const base = normalizeJourney(journey('s', src('a'), push('a', 'b'), push('b', null)));
+  const removedA = () => {
+    const step = byId(base, 'a');
+    if (!step) throw new Error('a');
+    return { step: { ...step, name: 'typed' }, into: linksInto(base, 'a'), after: removeStep(base, 'a') };
+  };
+
+  it('puts a removed step back where it was, with its fields, and it continues where it did', () => {
+    const { step, into, after } = removedA();
+    expect(into).toEqual([{ fromStepId: 's', pathId: null }]);
+    const j = putBackStep(after, step, into);
+    expect([target(j, 's'), target(j, 'a'), byId(j, 'a')?.name]).toEqual(['a', 'b', 'typed']);
+    expect(journeyInvariantIssues(j)).toEqual([]);
+  });
+
+  it('keeps a step someone inserted on its place meanwhile connected: it comes after the returned step', () => {
+    const { step, into, after } = removedA();
+    const inserted = addStepAfter(after, 's', null, 'actionMessageEmail', 'x');
+    const j = putBackStep(inserted, step, into);
+    expect([target(j, 's'), target(j, 'a'), target(j, 'x')]).toEqual(['a', 'x', 'b']);
+  });
+
+  it('finds a path of a branching step by its id after the paths moved', () => {
+    const j0 = normalizeJourney(journey('s', src('r'), linked('flowRandom', 'r', ['a', null]), push('a', null)));
+    const into = linksInto(j0, 'a');
+    const step = byId(j0, 'a');
+    if (!step) throw new Error('a');
+    const withPath = addPath(removeStep(j0, 'a'), 'r', 'p0');
+    const reordered = { ...withPath, steps: withPath.steps.map((s) => (s.id === 'r' && 'paths' in s ? { ...s, paths: [...s.paths].reverse() } : s)) };
+    const j = putBackStep(reordered, step, into);
+    const r = byId(j, 'r');
+    const path = r && 'paths' in r ? r.paths.find((p) => p.id === into[0]?.pathId) : undefined;
+    expect(path?.next).toBe('a');
+  });
+
+  it('changes nothing when the step exists, its place is gone, or it is a source', () => {
+    const { step, into, after } = removedA();
+    expect(putBackStep(base, step, into)).toEqual(base);
+    const noPlace = removeStep(after, 'b');
+    expect(putBackStep({ ...after, steps: after.steps.filter((s) => s.id !== 's'), entryId: null }, step, into).steps.some((s) => s.id === 'a')).toBe(false);
+    expect(putBackStep(noPlace, step, [{ fromStepId: 'gone', pathId: null }])).toEqual(noPlace);
+    expect(putBackStep(after, { ...src(null), id: 'src2' }, into)).toEqual(after);
+  });
+
+  it('a branching step comes back with its removed branches open (closed by automatic ends)', () => {
+    const j0 = normalizeJourney(journey('s', src('r'), linked('flowRandom', 'r', ['a', 'b']), push('a', null), push('b', null)));
+    const step = byId(j0, 'r');
+    if (!step) throw new Error('r');
+    const j = putBackStep(removeStep(j0, 'r'), step, linksInto(j0, 'r'));
+    expect(target(j, 's')).toBe('r');
+    expect(journeyInvariantIssues(j)).toEqual([]);
+    expect(ids(j).filter((id) => id === 'a' || id === 'b')).toEqual([]);
   });
 });

@@ -253,3 +253,66 @@ function whereItJoins(j: Journey, start: string, live: ReadonlySet<string>, isOp
   }
   return ends ? OPEN : null;
 }
+
+/** A link named so that it survives path reordering: a step's `next` (pathId null) or one path's. */
+export interface NamedLink {
+  fromStepId: string;
+  pathId: string | null;
+}
+
+function linkIndex(step: JourneyStep, pathId: string | null): number | null | undefined {
+  if ('paths' in step) {
+    if (pathId === null) return undefined;
+    const i = step.paths.findIndex((p) => p.id === pathId);
+    return i < 0 ? undefined : i;
+  }
+  return pathId === null && 'next' in step ? null : undefined;
+}
+
+/**
+ * Puts back a step that someone else removed while this person had it open (with what they were
+ * typing), where it was: on the first of `into` (the links that led into it) that still exists and
+ * is reachable, continuing with whatever that link leads to now (what the removal joined it to, or
+ * a step someone inserted there since), so nobody's step is cut off by the return. Its other links
+ * keep their targets where those still exist (a branching step's removed branches come back open).
+ * Further links of `into` that lead to the same place now lead to the step again. Nothing changes
+ * when the step exists, is a source, or none of its places is left.
+ */
+export function putBackStep(j: Journey, step: JourneyStep, into: readonly NamedLink[]): Journey {
+  const n = normalizeJourney(j);
+  const byId = stepIndex(n);
+  if (byId.has(step.id) || isSource(step.type) || n.entryId === null) return n;
+  const live = reachable(n, [n.entryId]);
+  const links = into.flatMap((l) => {
+    const from = byId.get(l.fromStepId);
+    const pathIndex = from && live.has(from.id) && from.id !== step.id ? linkIndex(from, l.pathId) : undefined;
+    return from && pathIndex !== undefined ? [{ from, pathIndex }] : [];
+  });
+  const first = links[0];
+  if (!first) return n;
+  const isAutoEnd = (id: string | null | undefined) => id === null || id === undefined || (byId.get(id)?.type === 'end' && byId.get(id)?.auto === true);
+  const now = edgeTarget(first.from, first.pathIndex) ?? null;
+  const keep = (to: string | null) => (to !== null && byId.has(to) && !isSource(byId.get(to)?.type ?? 'end') && !isAutoEnd(to) ? to : null);
+  let back: JourneyStep = { ...step };
+  delete back.auto;
+  for (const e of outEdges(back)) back = withEdge(back, e.pathIndex, keep(e.to));
+  // It continues with what its place leads to now (unless that is only an automatic end).
+  if (!isAutoEnd(now)) back = continueWith(back, now);
+  const rewired = new Map<string, JourneyStep>();
+  for (const l of links) {
+    const from = rewired.get(l.from.id) ?? l.from;
+    if (l === first || edgeTarget(from, l.pathIndex) === now) rewired.set(from.id, withEdge(from, l.pathIndex, step.id));
+  }
+  return normalizeJourney(withSteps(n, [...n.steps.map((s) => rewired.get(s.id) ?? s), back]));
+}
+
+/** The links into `stepId` in `j`, named (for putBackStep). */
+export function linksInto(j: Journey, stepId: string): NamedLink[] {
+  const byId = stepIndex(j);
+  return (predecessors(j).get(stepId) ?? []).flatMap((e) => {
+    const from = byId.get(e.from);
+    if (!from) return [];
+    const pathId = e.pathIndex === null || !('paths' in from) ? null : (from.paths[e.pathIndex]?.id ?? null);
+    return [{ fromStepId: e.from, pathId }];
+  });
+}

@@ -36,6 +36,10 @@ import { REPAIR_ORIGIN } from '../../sync/origins.ts';
 import { ConflictNotice } from './ConflictNotice.tsx';
 import { useJourneyConflicts } from './useJourneyConflicts.ts';
 import { useEditedSinceLaunch } from './useEditedSinceLaunch.ts';
+import { usePeerNames } from '../../sync/usePeerNames.ts';
+import { RemovedStepNotice } from './RemovedStepNotice.tsx';
+import { useRemovedWhileOpen } from './useRemovedWhileOpen.ts';
+import type { JourneyStep } from '@gd/shared/journey/model';
 
 const INSPECTOR_WIDTH = 340;
 
@@ -113,8 +117,24 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const { journey, layout, violations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab);
   const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
   const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite, keepStepsConnected);
-  const overwritten = useJourneyConflicts(collab.doc, collab.canWrite, collab.awareness);
+  const names = usePeerNames(collab.awareness);
+  const overwritten = useJourneyConflicts(collab.doc, collab.canWrite, names);
   const [selected, setSelected] = useState<string | null>(null);
+  const removedWhileOpen = useRemovedWhileOpen(collab.doc, journey, selected);
+  const { keepDraft } = removedWhileOpen;
+  // The inspector's edits; one for a step that is gone (removed by someone else while it was open,
+  // the inspector committing what was being typed as it closes) is kept for putting it back.
+  // The step's own notice (in the settings panel) tells of its removal; not listed twice.
+  const removedId = removedWhileOpen.removed?.step.id ?? null;
+  const shownConflicts = useMemo(() => (removedId === null ? overwritten.conflicts : overwritten.conflicts.filter((c) => c.stepId !== removedId)), [overwritten.conflicts, removedId]);
+  const doc = collab.doc;
+  const onStepChange = useCallback(
+    (step: JourneyStep) => {
+      if (doc?.getMap('steps').has(step.id)) onOp({ kind: 'update', step });
+      else keepDraft(step);
+    },
+    [doc, onOp, keepDraft],
+  );
   // Following another person's view of the canvas (clicked on their avatar); ends when they leave.
   const [followingId, setFollowingId] = useState<number | null>(null);
   const followedPeer = followingId === null ? undefined : peers.find((p) => p.clientId === followingId);
@@ -217,7 +237,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         texts={{ tooNew: t('journeys.editor.tooNew'), reloaded: t('journeys.editor.reloaded') }}
       />
       <ConflictNotice
-        conflicts={overwritten.conflicts}
+        conflicts={shownConflicts}
         journey={journey}
         readOnly={readOnly}
         onShow={setSelected}
@@ -297,7 +317,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
                 step={selectedStep}
                 violations={violations}
                 readOnly={readOnly}
-                onChange={(step) => onOp({ kind: 'update', step })}
+                onChange={onStepChange}
                 onRemove={() => {
                   onOp({ kind: 'remove', stepId: selectedStep.id });
                   setSelected(null);
@@ -305,6 +325,25 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
                 onOp={onOp}
               />
             </ScrollArea>
+          ) : removedWhileOpen.removed ? (
+            <RemovedStepNotice
+              removed={removedWhileOpen.removed}
+              by={removedWhileOpen.removed.byClient === null ? null : (names.get(removedWhileOpen.removed.byClient) ?? null)}
+              readOnly={readOnly}
+              onPutBack={() => {
+                const { step, into } = removedWhileOpen.removed ?? { step: null, into: [] };
+                if (step) {
+                  onOp({ kind: 'putBack', step, into });
+                  // What the removal replaced of this person's comes back with the step.
+                  for (const c of overwritten.conflicts) if (c.stepId === step.id) overwritten.dismiss(c.key);
+                }
+                removedWhileOpen.dismiss();
+              }}
+              onDismiss={() => {
+                removedWhileOpen.dismiss();
+                setSelected(null);
+              }}
+            />
           ) : (
             <Center style={{ flex: 1 }} p="lg">
               <Stack align="center" gap="xs" maw={240}>

@@ -8,14 +8,11 @@
  *   place is cut off too (until another person's re-link arrives) waits for the next change;
  * - a lost value of any other field is listed (`conflicts`): which step and field, who changed it,
  *   their value and ours, with `restore` (writes ours back, an undoable edit) and `dismiss`.
- * Who: the name the sync server stamped on that Yjs client's presence, remembered for everyone seen
- * in this session (a person back from offline may leave before their change is noticed).
+ * Who: the name the sync server stamped on that Yjs client's presence (sync/usePeerNames.ts, `names`).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Awareness } from 'y-protocols/awareness';
 import type * as Y from 'yjs';
 import { watchJourneyConflicts, type JourneyConflict } from '@gd/shared/docs/journeyConflicts';
-import { readPeers } from '../../sync/presence.ts';
 import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
 
 export interface ShownConflict extends JourneyConflict {
@@ -29,29 +26,12 @@ const conflictKey = (c: JourneyConflict): string => `${c.stepId}|${c.pathId ?? '
 /** Conflicts listed at most (the oldest give way). */
 const MAX_SHOWN = 20;
 
-export function useJourneyConflicts(doc: Y.Doc | null, canWrite: boolean, awareness: Awareness | null) {
+export function useJourneyConflicts(doc: Y.Doc | null, canWrite: boolean, names: ReadonlyMap<number, string>) {
   const [found, setFound] = useState<JourneyConflict[]>([]);
-  const [names, setNames] = useState<ReadonlyMap<number, string>>(new Map());
   const canWriteRef = useRef(canWrite);
   useEffect(() => {
     canWriteRef.current = canWrite;
   }, [canWrite]);
-
-  useEffect(() => {
-    if (!awareness) return;
-    const remember = () => {
-      const peers = readPeers(awareness.getStates(), awareness.clientID);
-      setNames((known) => {
-        if (peers.every((p) => known.get(p.clientId) === p.name)) return known;
-        const next = new Map(known);
-        for (const p of peers) next.set(p.clientId, p.name);
-        return next;
-      });
-    };
-    remember();
-    awareness.on('change', remember);
-    return () => awareness.off('change', remember);
-  }, [awareness]);
 
   useEffect(() => {
     if (!doc) return;

@@ -82,6 +82,12 @@ export const journeysEn = {
       stopFollowingShort: 'Stop',
       opening: 'Opening the journey…',
     },
+    removedWhileOpen: {
+      title: 'This step was removed',
+      body: '{{who}} removed “{{step}}” while you had it open.',
+      unsaved: 'What you were typing had not been saved yet; it comes back with the step.',
+      putBack: 'Put it back',
+    },
     conflict: {
       title_one: 'Someone else changed what you changed at the same time',
       title_other: '{{count}} of your changes were replaced by someone else’s at the same time',

@@ -85,6 +85,12 @@ export const journeysEs: Widen<typeof journeysEn> = {
       stopFollowingShort: 'Dejar de seguir',
       opening: 'Abriendo el journey…',
     },
+    removedWhileOpen: {
+      title: 'Este paso se eliminó',
+      body: '{{who}} eliminó «{{step}}» mientras lo tenías abierto.',
+      unsaved: 'Lo que estabas escribiendo aún no se había guardado; vuelve con el paso.',
+      putBack: 'Volver a ponerlo',
+    },
     conflict: {
       title_one: 'Otra persona cambió lo mismo que tú a la vez',
       title_other: '{{count}} de tus cambios se han sustituido por los de otra persona hechos a la vez',

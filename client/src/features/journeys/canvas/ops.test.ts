@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeJourney } from '@gd/shared/journey/rules';
+import { linksInto, normalizeJourney } from '@gd/shared/journey/rules';
 import { fullJourney, target } from '@gd/shared/journey/testing';
 import { applyOp } from './ops.ts';
 
@@ -35,6 +35,14 @@ describe('applyOp', () => {
     const removed = applyOp(added, { kind: 'removePath', stepId: 'rnd', pathIndex: 2 });
     const after = removed.steps.find((s) => s.id === 'rnd');
     expect(after && 'paths' in after ? after.paths.map((p) => p.id) : []).not.toContain('p3');
+  });
+
+  it('puts a removed step back where it was', () => {
+    const tag = j.steps.find((s) => s.id === 'tag');
+    if (!tag) throw new Error('tag');
+    const removed = applyOp(j, { kind: 'remove', stepId: 'tag' });
+    const back = applyOp(removed, { kind: 'putBack', step: tag, into: linksInto(normalizeJourney(j), 'tag') });
+    expect([target(back, 'pi'), target(back, 'tag')]).toEqual(['tag', 'email']);
   });
 
   it('returns the normalized journey unchanged for an op that does not apply', () => {

@@ -1,6 +1,6 @@
 /** Applies a canvas or inspector edit to the journey with the shared rules. Pure. */
 import type { Journey } from '@gd/shared/journey/model';
-import { addPath, addStepAfter, connect, removePath, removeStep, updateStep } from '@gd/shared/journey/rules';
+import { addPath, addStepAfter, connect, putBackStep, removePath, removeStep, updateStep } from '@gd/shared/journey/rules';
 import type { JourneyOp } from './types.ts';
 
 /** The normalized journey after `op` (an op that does not apply returns the normalized input). */
@@ -18,6 +18,8 @@ export function applyOp(journey: Journey, op: JourneyOp): Journey {
       return addPath(journey, op.stepId, op.pathId);
     case 'removePath':
       return removePath(journey, op.stepId, op.pathIndex);
+    case 'putBack':
+      return putBackStep(journey, op.step, op.into);
     default: {
       const never: never = op;
       throw new Error(`unknown journey op ${JSON.stringify(never)}`);

@@ -1,5 +1,6 @@
 /** The contract between the journey canvas and the page that owns the document. */
 import type { Edge, Node } from '@xyflow/react';
+import type { NamedLink } from '@gd/shared/journey/rules';
 import type { InteractionType, JourneyStep, StepCategory, StepType } from '@gd/shared/journey/model';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
 
@@ -22,7 +23,9 @@ export type JourneyOp =
   | { kind: 'connect'; from: string; pathIndex: number | null; to: string | null }
   | { kind: 'update'; step: JourneyStep }
   | { kind: 'addPath'; stepId: string; pathId: string }
-  | { kind: 'removePath'; stepId: string; pathIndex: number };
+  | { kind: 'removePath'; stepId: string; pathIndex: number }
+  /** A step someone else removed, put back where it was (`into`: the links that led into it). */
+  | { kind: 'putBack'; step: JourneyStep; into: NamedLink[] };
 
 /** A peer shown on a step (it selected the step). */
 export interface PeerTag {
