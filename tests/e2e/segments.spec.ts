@@ -3,13 +3,14 @@
  * through the ingestion API with the app key (so the expected counts are known), two people of the
  * same account build one segment together in their own browsers and see each other and each
  * other's conditions, the live estimate follows the conditions, the segment is saved as an
- * audience, the audience is exported as CSV, and the file has as many data rows as the audience
+ * audience (one of them reloads it offline: it opens from the browser's copies, named), the audience is exported as CSV, and the file has as many data rows as the audience
  * has people. Undo takes back only one's own changes; an analyst sees the segment read-only.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { ADMIN, ANALYST, MANAGER, signIn } from '../support/people.ts';
+import { ADMIN, AFTER_LOAD, ANALYST, MANAGER, signIn } from '../support/people.ts';
+import { shellKept } from '../support/journeys.ts';
 
 const suffix = Date.now().toString(36);
 /** The city every seeded person lives in: no one else has it. */
@@ -129,6 +130,7 @@ test('two people build one segment together, the estimate follows, and the saved
 
   // Offline, Adrián's estimate does not pretend to update: it says it is from before his change.
   await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(ON_NEW_VERSION));
+  await shellKept(adrian);
   await adrian.context().setOffline(true);
   await expect(adrian.getByTestId('sync-status')).toHaveAttribute('data-status', 'offline');
   await conditions(adrian).nth(1).getByLabel('Condition 2: Value').fill('0.0.0-offline');
@@ -138,6 +140,12 @@ test('two people build one segment together, the estimate follows, and the saved
   // Taken back before the connection returns: the estimate is current again, and nothing was sent.
   await adrian.getByTestId('undo').click();
   await expect(adrian.getByTestId('estimate-stale')).toHaveCount(0);
+  // Reloaded while still offline: the segment opens from the browser's copies, with its name.
+  await adrian.reload();
+  await expect(adrian.getByTestId('segment-editor')).toBeVisible(AFTER_LOAD);
+  await expect(adrian.getByTestId('segment-name')).toHaveText(`Segville shoppers ${suffix}`);
+  await expect(adrian.getByTestId('sync-status')).toHaveAttribute('data-status', 'offline');
+  await expect(conditions(adrian)).toHaveCount(2);
   await adrian.context().setOffline(false);
   await expect(adrian.getByTestId('sync-status')).toHaveAttribute('data-status', 'online', { timeout: 20_000 });
   await expect(estimateCount(adrian)).toHaveAttribute('data-count', String(ON_NEW_VERSION));

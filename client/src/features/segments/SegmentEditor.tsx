@@ -12,7 +12,7 @@ import { IconCloudOff, IconFilter } from '@tabler/icons-react';
 import { docName as buildDocName } from '@gd/shared/docs/names';
 import { ErrorCode } from '@gd/shared/errors';
 import { segmentConditions } from '@gd/shared/segment/model';
-import type { AudienceSummary } from '@gd/shared/schemas/segments';
+import { SegmentSummary, type AudienceSummary } from '@gd/shared/schemas/segments';
 import { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
@@ -35,6 +35,7 @@ import { SEGMENT_UNDO_ROOTS, useSegmentDoc } from './useSegmentDoc.ts';
 import { useSegmentOptions } from './useSegmentOptions.ts';
 import { DocNotices } from '../../sync/DocNotices.tsx';
 import { restoreSegment } from '@gd/shared/docs/restore';
+import { useKeptCopy } from '../../sync/useKeptCopy.ts';
 
 const ESTIMATE_WIDTH = 340;
 
@@ -51,7 +52,11 @@ export default function SegmentEditor({ segmentId }: { segmentId: string }) {
   }, [params]);
   const summary = useApiQuery('getSegment', { params: { appId, segmentId }, scope: 'app', enabled: appId !== '' });
   const unreachable = summary.state === 'error' && isNetworkError(summary.error);
-  usePageTitle(summary.data?.segment.name ?? t('segments.list.title'));
+  // Offline (even reloaded offline): the name and details from the browser's copy.
+  const fresh = useMemo(() => ({ data: summary.data?.segment, loadedAt: summary.loadedAt }), [summary.data, summary.loadedAt]);
+  const kept = useKeptCopy(SegmentSummary, appId ? `segment:${appId}:${segmentId}` : null, fresh, unreachable);
+  const segment = kept?.data ?? summary.data?.segment;
+  usePageTitle(segment?.name ?? t('segments.list.title'));
 
   if (summary.state === 'error' && !unreachable) {
     const missing = summary.error instanceof ApiError && summary.error.code === ErrorCode.NO_PERMISSION;
@@ -62,9 +67,9 @@ export default function SegmentEditor({ segmentId }: { segmentId: string }) {
     );
   }
   // The document name: from the summary; when the server is unreachable, from the ids.
-  const name = summary.data?.segment.docName ?? (unreachable && appId ? buildDocName(meta.account.id, appId, 'segment', segmentId) : null);
+  const name = segment?.docName ?? (unreachable && appId ? buildDocName(meta.account.id, appId, 'segment', segmentId) : null);
   if (!name) return <Opening />;
-  return <Editor key={name} appId={appId} docName={name} summary={summary} backHref={backHref} />;
+  return <Editor key={name} appId={appId} docName={name} summary={segment} refetch={summary.refetch} backHref={backHref} />;
 }
 
 function Opening() {
@@ -84,11 +89,13 @@ function Opening() {
 interface EditorProps {
   appId: string;
   docName: string;
-  summary: ReturnType<typeof useApiQuery<'getSegment'>>;
+  /** The segment's summary (the browser's copy when the server cannot be reached). */
+  summary: SegmentSummary | undefined;
+  refetch: () => void;
   backHref: string;
 }
 
-function Editor({ appId, docName, summary, backHref }: EditorProps) {
+function Editor({ appId, docName, summary, refetch, backHref }: EditorProps) {
   const { t } = useT();
   const navigate = useNavigate();
   const can = usePermissions('app');
@@ -136,7 +143,7 @@ function Editor({ appId, docName, summary, backHref }: EditorProps) {
     <Stack gap="md" data-testid="segment-editor" data-read-only={readOnly}>
       <SegmentEditorHeader
         appId={appId}
-        segment={summary.data?.segment}
+        segment={summary}
         backHref={backHref}
         status={collab.status}
         unsynced={collab.unsynced}
@@ -145,7 +152,7 @@ function Editor({ appId, docName, summary, backHref }: EditorProps) {
         undo={undo}
         conditionCount={conditionCount}
         problemCount={problems.size}
-        refetch={summary.refetch}
+        refetch={refetch}
         onSaved={onSaved}
       />
       <DocNotices
