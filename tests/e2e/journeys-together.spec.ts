@@ -158,6 +158,13 @@ test('two people insert a step on the same link at once: both steps stay connect
     await expect(page.getByTestId('problems')).not.toContainText('No path leads to this step.');
   }
   await expect.poll(async () => (await docContent(marta.page)) === (await docContent(adrian.page))).toBe(true);
+  // The one whose step was cut off and put back is told, and by whom; the other is not.
+  const relinked = (page: Page) => page.locator('[data-testid="conflict"][data-relinked="true"]');
+  await expect.poll(async () => (await relinked(marta.page).count()) + (await relinked(adrian.page).count())).toBe(1);
+  const told = (await relinked(marta.page).count()) === 1 ? marta : adrian;
+  await expect(relinked(told.page)).toContainText(`${told === marta ? ADMIN.name : MANAGER.name} changed the journey around your “${told === marta ? 'Wait' : 'Join'}” at the same time`);
+  await relinked(told.page).getByRole('button', { name: 'Dismiss' }).click();
+  await expect(told.page.getByTestId('conflict-notice')).toHaveCount(0);
 
   // Both rename the Wait step at once: whoever's name lost is told, by whom, and can restore it.
   await adrian.context.setOffline(true);

@@ -6,7 +6,7 @@
  */
 import * as Y from 'yjs';
 import { relinkAt, relinkPlace, type LostLink } from '../journey/edit.ts';
-import { connectedSteps, continuationEdges, outEdges, stepIndex, type Edge } from '../journey/graph.ts';
+import { connectedSteps, continuationEdges, outEdges, reachable, stepIndex, type Edge } from '../journey/graph.ts';
 import type { Journey, JourneyStep } from '../journey/model.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { applyJourneyToDoc, journeyFromDoc } from './journeyDoc.ts';
@@ -25,6 +25,11 @@ export interface JourneyConflict {
   byClient: number | null;
   /** The step (or path) was removed by the other change. */
   removed: boolean;
+  /**
+   * Not a value to restore: the person's step was cut off by the other change (`field` 'next') and
+   * has been put back on the journey (after the other person's step when both used one link).
+   */
+  relinked?: boolean;
   /** Writes the person's value back (false when the step or path is gone). */
   restore: (origin: unknown) => boolean;
 }
@@ -45,6 +50,8 @@ export interface Relink {
   via?: LinkAt[];
   /** How many times it could not be put back yet (its place was cut off too, or ambiguous). */
   waited?: number;
+  /** Whose write replaced our link, when known. */
+  byClient?: number | null;
 }
 
 /**
@@ -152,7 +159,7 @@ export function classifyJourneyOverwrites(doc: Y.Doc, overwrites: readonly Overw
     if (!at) continue;
     if (o.key === 'next') {
       if (typeof o.mine === 'string') {
-        relinks.push({ orphanIds: written.chain.length > 0 ? written.chain : [o.mine], lost: { fromStepId: at.stepId, pathIndex: null }, pathId: at.pathId, via: written.via });
+        relinks.push({ orphanIds: written.chain.length > 0 ? written.chain : [o.mine], lost: { fromStepId: at.stepId, pathIndex: null }, pathId: at.pathId, via: written.via, byClient: o.byClient });
       }
       continue;
     }
@@ -272,7 +279,10 @@ function touchLink(doc: Y.Doc, stepId: string, pathIndex: number | null) {
 export interface ConflictWatchOptions {
   /** Whether this replica may write now (a viewer never re-links). */
   canWrite: () => boolean;
-  /** Lost values of other fields, to show to the person. */
+  /**
+   * Lost values of other fields, to show to the person; and the person's steps that a re-link put
+   * back on the journey (`relinked`), so they know why their step moved.
+   */
   onConflicts: (found: JourneyConflict[]) => void;
   /** The transaction origin of re-links (the editor's repair origin: not undoable). */
   origin?: unknown;
@@ -293,7 +303,10 @@ export function watchJourneyConflicts(doc: Y.Doc, opts: ConflictWatchOptions): (
     if (pending.length === 0 || !opts.canWrite() || !isSettled(doc)) return; // again on the next update
     const todo = pending;
     pending = [];
+    const before = connectedSteps(normalizeJourney(journeyFromDoc(doc)));
     pending.push(...writeRelinks(doc, todo, opts.origin));
+    const back = relinkedSteps(doc, before, todo);
+    if (back.length > 0) opts.onConflicts(back);
   };
   const schedule = () => {
     if (pending.length > 0 && timer === null) timer = setTimeout(relinkWhenSettled, 0);
@@ -314,4 +327,23 @@ export function watchJourneyConflicts(doc: Y.Doc, opts: ConflictWatchOptions): (
     doc.off('update', schedule);
     if (timer) clearTimeout(timer);
   };
+}
+
+/**
+ * The person's steps that `relinks` put back (connected now, not in `before`), each told with who
+ * cut it off: the writer of the link that replaced ours, when known.
+ */
+function relinkedSteps(doc: Y.Doc, before: ReadonlySet<string>, relinks: readonly Relink[]): JourneyConflict[] {
+  const j = normalizeJourney(journeyFromDoc(doc));
+  const live = connectedSteps(j);
+  const byId = stepIndex(j);
+  const steps = [...live].filter((id) => !before.has(id) && byId.get(id)?.auto !== true);
+  // The first step of each chain put back (the rest came back with it).
+  const below = new Map(steps.map((id) => [id, reachable(j, [id])]));
+  const heads = steps.filter((id) => !steps.some((other) => other !== id && below.get(other)?.has(id)));
+  const back = heads.length > 0 ? heads : steps.slice(0, 1);
+  return back.map((stepId) => {
+    const r = relinks.find((x) => x.orphanIds.includes(stepId)) ?? relinks[0];
+    return { stepId, pathId: null, field: 'next', mine: null, theirs: null, byClient: r?.byClient ?? null, removed: false, relinked: true, restore: () => false };
+  });
 }

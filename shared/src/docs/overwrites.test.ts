@@ -7,7 +7,7 @@ import { arbInsertOrRemove, applyInsertOrRemove, type InsertOrRemove } from '../
 import { addStepAfter, removeStep } from '../journey/edit.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { applyJourneyToDoc, initialJourney, journeyFromDoc } from './journeyDoc.ts';
-import { writeRelinks, classifyJourneyOverwrites, journeyWatch, type JourneyConflict, type Relink } from './journeyConflicts.ts';
+import { writeRelinks, classifyJourneyOverwrites, journeyWatch, watchJourneyConflicts, type JourneyConflict, type Relink } from './journeyConflicts.ts';
 import { watchOverwrites, type Overwrite } from './overwrites.ts';
 
 function replica(clientID: number): Y.Doc {
@@ -158,6 +158,31 @@ describe('journey overwrites', () => {
     const live = reachable(final, ['source']);
     expect(live.has('fromA') && live.has('fromB')).toBe(true);
     expect(journeyInvariantIssues(final)).toEqual([]);
+  });
+
+  it('the person whose step was put back is told which step and whose change cut it off; the other is told nothing', async () => {
+    const server = new Y.Doc();
+    applyJourneyToDoc(server, normalizeJourney(initialJourney()));
+    const people = [10, 20].map((id) => {
+      const doc = replica(id);
+      Y.applyUpdate(doc, Y.encodeStateAsUpdate(server));
+      const told: JourneyConflict[] = [];
+      watchJourneyConflicts(doc, { canWrite: () => true, onConflicts: (found) => told.push(...found) });
+      return { doc, told, journey: () => normalizeJourney(journeyFromDoc(doc)) };
+    });
+    const [a, b] = people as [(typeof people)[0], (typeof people)[0]];
+    applyJourneyToDoc(a.doc, addStepAfter(a.journey(), 'source', null, 'actionPostback', 'fromA'));
+    applyJourneyToDoc(b.doc, addStepAfter(b.journey(), 'source', null, 'flowWait', 'fromB'));
+    sync(a.doc, b.doc);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    sync(a.doc, b.doc);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const relinked = people.flatMap((p) => p.told.filter((c) => c.relinked).map((c) => ({ who: p.doc.clientID, stepId: c.stepId, byClient: c.byClient })));
+    expect(relinked).toHaveLength(1);
+    const [told] = relinked;
+    expect(told).toEqual(told?.who === 10 ? { who: 10, stepId: 'fromA', byClient: 20 } : { who: 20, stepId: 'fromB', byClient: 10 });
+    const live = reachable(a.journey(), ['source']);
+    expect(live.has('fromA') && live.has('fromB')).toBe(true);
   });
 
   it('a step linked after a step that someone else removed at the same time is put back on the link', () => {

@@ -2,7 +2,9 @@
  * Tells the person which of their changes another person's concurrent (or offline) change
  * replaced: on which step and field, who changed it, their value and ours, with "Restore mine"
  * (writes ours back; undoable like any edit) and "Show" (selects the step). A step that the other
- * change removed is named, with nothing to restore. At most three are listed; the rest are counted.
+ * change removed is named, with nothing to restore; so is a step of theirs that the other change cut
+ * off and that was put back on the journey (why it moved). At most three are listed; the rest are
+ * counted.
  */
 import { Alert, Anchor, Button, CloseButton, Group, Stack, Text } from '@mantine/core';
 import { IconArrowsExchange } from '@tabler/icons-react';
@@ -44,11 +46,13 @@ export function ConflictNotice({ conflicts, journey, readOnly, onShow, onRestore
           const field = FIELD_KEYS.has(c.field) ? t(`journeys.conflict.fields.${c.field as ConflictField}`) : t('journeys.conflict.fields.other');
           const who = c.by ?? t('journeys.conflict.someone');
           return (
-            <Group key={c.key} justify="space-between" wrap="nowrap" gap="sm" data-testid="conflict" data-step={c.stepId} data-field={c.field}>
+            <Group key={c.key} justify="space-between" wrap="nowrap" gap="sm" data-testid="conflict" data-step={c.stepId} data-field={c.field} data-relinked={c.relinked === true}>
               <Text size="sm" style={{ minWidth: 0 }}>
-                {c.removed || !step
-                  ? t('journeys.conflict.removed', { step: stepName, who })
-                  : t('journeys.conflict.replaced', { step: stepName, field, who, theirs: valueText(c.theirs), mine: valueText(c.mine) })}
+                {c.relinked
+                  ? t('journeys.conflict.relinked', { step: stepName, who })
+                  : c.removed || !step
+                    ? t('journeys.conflict.removed', { step: stepName, who })
+                    : t('journeys.conflict.replaced', { step: stepName, field, who, theirs: valueText(c.theirs), mine: valueText(c.mine) })}
               </Text>
               <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
                 {step && (
@@ -56,7 +60,7 @@ export function ConflictNotice({ conflicts, journey, readOnly, onShow, onRestore
                     {t('journeys.conflict.show')}
                   </Anchor>
                 )}
-                {step && !c.removed && !readOnly && (
+                {step && !c.removed && !c.relinked && !readOnly && (
                   <Button size="compact-xs" variant="light" color="orange" onClick={() => onRestore(c.key)} data-testid="restore-mine">
                     {t('journeys.conflict.restore')}
                   </Button>

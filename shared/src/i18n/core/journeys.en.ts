@@ -92,6 +92,7 @@ export const journeysEn = {
       title_one: 'Someone else changed what you changed at the same time',
       title_other: '{{count}} of your changes were replaced by someone else’s at the same time',
       replaced: '{{who}} changed {{field}} of “{{step}}” at the same time as you: “{{theirs}}” replaced your “{{mine}}”.',
+      relinked: '{{who}} changed the journey around your “{{step}}” at the same time, which cut it off; it was put back on the journey.',
       removed: '{{who}} removed “{{step}}” while you were changing it.',
       someone: 'Another editor',
       show: 'Show',

@@ -95,6 +95,7 @@ export const journeysEs: Widen<typeof journeysEn> = {
       title_one: 'Otra persona cambió lo mismo que tú a la vez',
       title_other: '{{count}} de tus cambios se han sustituido por los de otra persona hechos a la vez',
       replaced: '{{who}} cambió {{field}} de «{{step}}» a la vez que tú: «{{theirs}}» sustituyó a tu «{{mine}}».',
+      relinked: '{{who}} cambió el journey alrededor de tu «{{step}}» a la vez y lo dejó desconectado; se volvió a conectar.',
       removed: '{{who}} eliminó «{{step}}» mientras lo cambiabas.',
       someone: 'Otro editor',
       show: 'Ver',
