@@ -56,6 +56,7 @@ export const endpointRoutes = {
   cloneJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/clone' },
   deleteJourney: { method: 'DELETE', path: '/apps/:appId/journeys/:journeyId' },
   launchJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/launch' },
+  getJourneyVersion: { method: 'GET', path: '/apps/:appId/journeys/:journeyId/versions/:version' },
   stopJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/stop' },
 
   // Behaviour analytics (endpoints/behaviour.ts)

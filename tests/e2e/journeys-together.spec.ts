@@ -95,7 +95,14 @@ test('a journey with a problem cannot be launched; once fixed it launches, and a
   await expect(launch).toHaveAttribute('data-problems', '0');
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
   await expect(launch).not.toHaveAttribute('aria-disabled', 'true');
+  // Launch opens the review: no problems, what will run, and the confirmation.
   await launch.click();
+  const review = page.getByTestId('launch-review');
+  await expect(review.getByTestId('review-problems')).toHaveText('No problems: every step is complete.');
+  await expect(review).toContainText('First launch');
+  await expect(review.getByTestId('review-added')).toContainText('1 step will run');
+  await expect(review.getByTestId('review-added')).toContainText('Event entry');
+  await review.getByTestId('confirm-launch').click();
   await expect(page.getByText('Version 1 is live.')).toBeVisible();
   await expect(page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
   await expect(page.getByTestId('launch-info')).toContainText('v1 live since');
@@ -115,14 +122,27 @@ test('a journey with a problem cannot be launched; once fixed it launches, and a
   await expect(adrian.page.getByTestId('journey-status')).toHaveAttribute('data-status', 'stopped', AFTER_LOAD);
   await adrian.context.close();
 
-  // Launched again for what follows.
+  // Launched again for what follows: nothing changed since version 1.
   await launch.click();
+  await expect(review).toContainText('Changes since version 1');
+  await expect(review.getByTestId('review-no-changes')).toBeVisible();
+  await review.getByRole('button', { name: 'Launch version 2' }).click();
   await expect(page.getByTestId('journey-status')).toHaveAttribute('data-status', 'live');
+  // Live and unchanged: the button does not offer a launch.
+  await expect(launch).toHaveText('Live, up to date');
+  await expect(launch).toHaveAttribute('aria-disabled', 'true');
   // Her next edit shows "Edited since launch" at once, without a reload.
   await expect(page.getByTestId('launch-info')).toContainText('v2 live since');
   await expect(page.getByTestId('launch-info')).not.toContainText('Edited since launch');
   await addStep(page, 'Event entry', 'Wait');
   await expect(page.getByTestId('launch-info')).toContainText('Edited since launch');
+  // Now it offers to launch the changes, and the review lists them.
+  await expect(launch).toHaveText('Launch changes');
+  await launch.click();
+  await expect(review.getByTestId('review-added')).toContainText('1 step added');
+  await expect(review.getByTestId('review-added')).toContainText('Wait');
+  await review.getByRole('button', { name: 'Cancel' }).click();
+  await expect(review).toHaveCount(0);
 
   // The list says so too.
   await page.getByRole('link', { name: 'All journeys' }).click();

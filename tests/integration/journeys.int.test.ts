@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { DOC_SUMMARY_CHANGED, ErrorCode, applyJourneyToDoc, journeyFromDoc, updateStep, type JourneyStep } from '@gd/shared';
+import { DOC_SUMMARY_CHANGED, ErrorCode, applyJourneyToDoc, journeyFingerprint, journeyFromDoc, normalizeJourney, updateStep, type JourneyStep } from '@gd/shared';
 import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
 import { remoteLiveDocs } from '../../api-server/src/features/journeys/liveDocs.ts';
 import { STRONG_PASSWORD, TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
@@ -87,6 +87,24 @@ describe('journeys', () => {
 
     // Versions are immutable.
     await expect(api.db.query('UPDATE journey_versions SET sha256 = $2 WHERE journey_id = $1', [journey.id, 'x'])).rejects.toThrow(/immutable/);
+
+    // The launched version as the launch review reads it; a version that does not exist is refused.
+    const v1 = await owner.client.ok<{ version: number; definition: unknown; launchedByName: string | null }>('getJourneyVersion', undefined, { appId, journeyId: journey.id, version: '1' });
+    expect(v1).toMatchObject({ version: 1, definition: stored.rows[0]!.definition });
+    expect(v1.launchedByName).toBeTruthy();
+    expect((await owner.client.call('getJourneyVersion', undefined, { appId, journeyId: journey.id, version: '2' })).body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
+
+    // Launched only as reviewed: someone's edit after the review refuses the launch (nothing is
+    // written); the journey as it is now launches.
+    const reviewed = await journeyFingerprint(normalizeJourney(journeyFromDoc(doc.doc)));
+    await editSource(doc, (s) => ({ ...s, eventIds: ['purchase', 'refund'] } as JourneyStep));
+    const stale = await owner.client.call('launchJourney', { reviewed }, { appId, journeyId: journey.id });
+    expect(stale.httpStatus).toBe(409);
+    expect(stale.body).toMatchObject({ status: 'KO', details: [{ path: 'reviewed', message: 'changed_since_review' }] });
+    expect((await api.db.query('SELECT 1 FROM journey_versions WHERE journey_id = $1', [journey.id])).rowCount).toBe(1);
+    const again = await journeyFingerprint(normalizeJourney(journeyFromDoc(doc.doc)));
+    expect(await owner.client.ok<{ version: number }>('launchJourney', { reviewed: again }, { appId, journeyId: journey.id })).toMatchObject({ version: 2 });
+    expect((await owner.client.call('launchJourney', { reviewed: 'not-a-fingerprint' }, { appId, journeyId: journey.id })).body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'reviewed' }] });
 
     // A later edit makes the draft differ from the live version once stored.
     await editSource(doc, (s) => ({ ...s, eventIds: ['purchase', 'register'] } as JourneyStep));

@@ -1,7 +1,7 @@
 /** Journeys (/communication/journeys) and the token that opens a collaborative document. */
 import { z } from 'zod';
 import { DocTokenRequest } from '../schemas/docs.ts';
-import { DocTokenAnswer, JourneyAssign, JourneyCreate, JourneyRename, JourneySummary } from '../schemas/journeys.ts';
+import { DocTokenAnswer, JourneyAssign, JourneyCreate, JourneyLaunch, JourneyRename, JourneySummary, JourneyVersionDetail } from '../schemas/journeys.ts';
 import { ep, none } from './define.ts';
 
 export const journeyEndpoints = {
@@ -13,6 +13,7 @@ export const journeyEndpoints = {
   assignJourney: ep({ method: 'PUT', path: '/apps/:appId/journeys/:journeyId/assignee', summary: 'Assign a journey to a user', auth: 'ui:journey.assign', request: JourneyAssign, response: { journey: JourneySummary } }),
   cloneJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/clone', summary: 'Clone a journey into a new draft', auth: { or: ['ui:journey.clone', 'ui:journey.clone:owner'] }, request: JourneyCreate, response: { journey: JourneySummary } }),
   deleteJourney: ep({ method: 'DELETE', path: '/apps/:appId/journeys/:journeyId', summary: 'Delete a journey', auth: { or: ['ui:journey.delete', 'ui:journey.delete:owner'] }, response: none }),
-  launchJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/launch', summary: 'Validate the live document and commit it as the next immutable version', auth: { or: ['ui:journey.launch', 'ui:journey.launch:owner'] }, response: { journey: JourneySummary, version: z.number().int() } }),
+  launchJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/launch', summary: 'Validate the live document and commit it as the next immutable version (only the reviewed journey, when `reviewed` is given)', auth: { or: ['ui:journey.launch', 'ui:journey.launch:owner'] }, request: JourneyLaunch, response: { journey: JourneySummary, version: z.number().int() } }),
+  getJourneyVersion: ep({ method: 'GET', path: '/apps/:appId/journeys/:journeyId/versions/:version', summary: 'A launched version of a journey (what the launch review compares against)', auth: { or: ['ui:journey.view', 'ui:journey.view:owner'] }, response: JourneyVersionDetail }),
   stopJourney: ep({ method: 'POST', path: '/apps/:appId/journeys/:journeyId/stop', summary: 'Stop a live journey', auth: { or: ['ui:journey.stop', 'ui:journey.stop:owner'] }, response: { journey: JourneySummary } }),
 } as const;

@@ -3,4 +3,5 @@ export { outEdges, edgeTarget, withEdge, type Edge } from './graph.ts';
 export * from './rules.ts';
 export * from './postback.ts';
 export * from './validate.ts';
-export { jsonEqual } from './json.ts';
+export { jsonEqual, canonicalJson } from './json.ts';
+export { diffJourneys, diffIsEmpty, journeyFingerprint, type JourneyDiff, type StepChange } from './review.ts';

@@ -36,6 +36,22 @@ export const JourneyCreate = z.object({ name: Name });
 export const JourneyRename = z.object({ name: Name });
 export const JourneyAssign = z.object({ userId: z.string().uuid().nullable() });
 
+/**
+ * A launch: `reviewed` is the fingerprint (journeyFingerprint) of the journey the person reviewed;
+ * when given, the server launches only that journey and refuses (409, `changed_since_review`) one
+ * that changed after the review. Without it (scripts, the API), the live document as it is.
+ */
+export const JourneyLaunch = z.object({ reviewed: z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 fingerprint in hex').optional() });
+
+/** A launched version as the launch review compares against it. */
+export const JourneyVersionDetail = {
+  version: z.number().int(),
+  /** The journey the version runs (normalized at launch). */
+  definition: z.unknown(),
+  launchedAt: z.string(),
+  launchedByName: z.string().nullable(),
+};
+
 /** A problem that refuses a launch: the step and the rule, for the editor to show. */
 export const LaunchViolation = z.object({
   stepId: z.string().nullable(),

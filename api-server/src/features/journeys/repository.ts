@@ -69,6 +69,23 @@ export async function nextVersion(db: Queryable, journeyId: string): Promise<num
   return single((await db.query<{ next: number }>('SELECT COALESCE(max(version), 0) + 1 AS next FROM journey_versions WHERE journey_id = $1', [journeyId])).rows).next;
 }
 
+export interface VersionRow {
+  version: number;
+  definition: unknown;
+  launched_at: Date;
+  launched_by_name: string | null;
+}
+
+export async function findVersion(db: Queryable, journeyId: string, version: number): Promise<VersionRow | undefined> {
+  const { rows } = await db.query<VersionRow>(
+    `SELECT v.version, v.definition, v.launched_at, u.name AS launched_by_name
+       FROM journey_versions v LEFT JOIN users u ON u.id = v.launched_by
+      WHERE v.journey_id = $1 AND v.version = $2`,
+    [journeyId, version],
+  );
+  return rows[0];
+}
+
 export async function insertVersion(db: Queryable, v: { journeyId: string; version: number; definition: unknown; state: Uint8Array; stateVector: Uint8Array; sha256: string; launchedBy: string }): Promise<void> {
   await db.query(
     `INSERT INTO journey_versions (journey_id, version, definition, yjs_state, state_vector, sha256, launched_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,

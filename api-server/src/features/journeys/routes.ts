@@ -4,7 +4,7 @@ import type { Request, Router } from 'express';
 import * as Y from 'yjs';
 import { hasEditsBeyond } from '@gd/shared/docs/stateVector';
 import {
-  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type Journey, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable, DOC_SUMMARY_CHANGED,
+  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, journeyFingerprint, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type Journey, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable, DOC_SUMMARY_CHANGED,
 } from '@gd/shared';
 import type { Deps, Principal } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
@@ -123,7 +123,16 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     deps.liveDocs?.announce(docName, DOC_SUMMARY_CHANGED).catch((error: unknown) => deps.log.warn({ err: error, doc: docName }, 'could not announce the new summary'));
   };
 
-  route(router, deps, 'launchJourney', async ({ app, principal, subject, params }) => {
+  route(router, deps, 'getJourneyVersion', async ({ app, principal, subject, params }) => {
+    const row = await load(principal, app.id, params.journeyId);
+    if (!row || !allowed(subject, 'ui:journey.view', row)) return notFound();
+    const number = Number(params.version);
+    const version = Number.isSafeInteger(number) && number > 0 ? await repo.findVersion(db, row.id, number) : undefined;
+    if (!version) return fail(ErrorCode.NO_PERMISSION, 'This journey has no such version', [{ path: 'version', message: 'not_found' }]);
+    return ok({ version: version.version, definition: version.definition, launchedAt: version.launched_at.toISOString(), launchedByName: version.launched_by_name });
+  });
+
+  route(router, deps, 'launchJourney', async ({ app, principal, subject, params, body }) => {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.launch', row)) return notFound();
     if (!deps.liveDocs) return unavailable('The sync server is not reachable; try again');
@@ -144,6 +153,11 @@ export function journeyRoutes(router: Router, deps: Deps): void {
       // details: `steps.<stepId>.<field path>` (or `journey` for graph problems) and the violation code.
       return fail(ErrorCode.MANDATORY, `The journey has ${violations.length} problem(s) and cannot be launched`,
         violations.map((v) => ({ path: [v.stepId ? `steps.${v.stepId}` : 'journey', ...v.path].join('.'), message: v.code })));
+    }
+    // Launched only as reviewed: a journey changed since (by anyone) is reviewed again.
+    if (body.reviewed !== undefined && body.reviewed !== (await journeyFingerprint(journey))) {
+      doc.destroy();
+      return { ...conflict('The journey changed after it was reviewed; review it again'), details: [{ path: 'reviewed', message: 'changed_since_review' }] };
     }
     const encoded = Y.encodeStateAsUpdate(doc);
     const version = await tx(db, async (client) => {

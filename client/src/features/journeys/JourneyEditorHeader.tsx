@@ -2,13 +2,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ActionIcon, Badge, Button, Group, Modal, Paper, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { IconArrowLeft, IconEye, IconPencil, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
+import { IconArrowLeft, IconCircleCheck, IconEye, IconPencil, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { ErrorCode } from '@gd/shared/errors';
 import type { Journey } from '@gd/shared/journey/model';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
 import type { JourneySummary } from '@gd/shared/schemas/journeys';
 import { api } from '../../api/client.ts';
-import { ApiError } from '../../api/errors.ts';
+import type { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
 import { useSession } from '../../session/store.ts';
@@ -24,6 +24,7 @@ import { formatDateTime } from '../../ui/format.ts';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
 import { JourneyStatusBadge } from './JourneyStatus.tsx';
 import { launchViolations } from './launchProblems.ts';
+import { LaunchReview } from './LaunchReview.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 
 export interface HeaderProps {
@@ -51,7 +52,7 @@ export function EditorHeader(props: HeaderProps) {
   const appId = useSession((s) => s.currentAppId) ?? '';
   const ctx = { ownerId: summary?.createdBy ?? null };
   const [renaming, setRenaming] = useState(false);
-  const [launching, setLaunching] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
   const [confirmStop, setConfirmStop] = useState(false);
   const [refusal, setRefusal] = useState<JourneyViolation[] | null>(null);
   const params = { appId, journeyId };
@@ -62,19 +63,23 @@ export function EditorHeader(props: HeaderProps) {
   else if (violations.length > 0) launchReason = t('journeys.editor.launchBlocked', { count: violations.length });
   else if (status !== 'online' || offline) launchReason = t('journeys.editor.launchOffline');
 
-  const launch = async () => {
-    setLaunching(true);
-    try {
-      const { version } = await api.call('launchJourney', { params });
-      notifySuccess(t('journeys.editor.launched', { version }));
-      refetch();
-    } catch (error) {
-      const problems = error instanceof ApiError && error.code === ErrorCode.MANDATORY ? launchViolations(error.details, journey.steps.map((s) => s.id)) : [];
-      if (problems.length > 0) setRefusal(problems);
-      else notifyError(t, error);
-    } finally {
-      setLaunching(false);
-    }
+  // Live and unchanged: nothing to launch (the button says so instead of "Launch").
+  const upToDate = summary?.status === 'live' && !summary.draftChanged;
+  if (launchReason === undefined && upToDate) launchReason = t('journeys.editor.upToDateHint');
+  let launchLabel = t('journeys.editor.launch');
+  if (upToDate) launchLabel = t('journeys.editor.upToDate');
+  else if (summary?.status === 'live') launchLabel = t('journeys.editor.launchChanges');
+
+  const onLaunched = (version: number) => {
+    setReviewing(false);
+    notifySuccess(t('journeys.editor.launched', { version }));
+    refetch();
+  };
+  const onRefused = (error: ApiError) => {
+    setReviewing(false);
+    const problems = error.code === ErrorCode.MANDATORY ? launchViolations(error.details, journey.steps.map((s) => s.id)) : [];
+    if (problems.length > 0) setRefusal(problems);
+    else notifyError(t, error);
   };
 
   let launchInfo = t('journeys.editor.neverLaunched');
@@ -159,7 +164,7 @@ export function EditorHeader(props: HeaderProps) {
           <GatedButton
             allowed={launchReason === undefined}
             reason={launchReason}
-            leftSection={<IconPlayerPlay size={16} />}
+            leftSection={upToDate ? <IconCircleCheck size={16} /> : <IconPlayerPlay size={16} />}
             rightSection={
               violations.length > 0 ? (
                 <Badge size="xs" circle={violations.length < 10} color="red" variant="filled" aria-hidden>
@@ -167,12 +172,12 @@ export function EditorHeader(props: HeaderProps) {
                 </Badge>
               ) : undefined
             }
-            loading={launching}
-            onClick={() => void launch()}
+            onClick={() => setReviewing(true)}
             data-testid="launch-journey"
             data-problems={violations.length}
+            data-up-to-date={upToDate}
           >
-            {t('journeys.editor.launch')}
+            {launchLabel}
           </GatedButton>
         </Group>
       </Group>
@@ -190,6 +195,10 @@ export function EditorHeader(props: HeaderProps) {
           refetch();
         }}
       />
+      {/* Mounted while open only: it never shows the next version's (loading) review as it fades out. */}
+      {reviewing && summary && (
+        <LaunchReview opened journey={journey} summary={summary} onClose={() => setReviewing(false)} onLaunched={onLaunched} onRefused={onRefused} />
+      )}
       <LaunchRefusal
         journey={journey}
         problems={refusal}
