@@ -11,12 +11,10 @@ import { IconArrowsExchange } from '@tabler/icons-react';
 import type { Journey } from '@gd/shared/journey/model';
 import { useT } from '../../i18n/useT.ts';
 import { stepLabel } from './canvas/labels.ts';
+import { fieldLabel } from './fieldLabels.ts';
 import type { ShownConflict } from './useJourneyConflicts.ts';
 
 const SHOWN = 3;
-const FIELDS = ['name', 'duration', 'eventIds', 'audienceId', 'eventId', 'action', 'segment', 'weight', 'postbackUrl', 'postbackBody', 'postbackHeader', 'tagId', 'messageId', 'campaignId'] as const;
-type ConflictField = (typeof FIELDS)[number];
-const FIELD_KEYS: ReadonlySet<string> = new Set(FIELDS);
 const MAX_VALUE = 60;
 
 function valueText(value: unknown): string {
@@ -43,7 +41,7 @@ export function ConflictNotice({ conflicts, journey, readOnly, onShow, onRestore
         {shown.map((c) => {
           const step = journey.steps.find((s) => s.id === c.stepId);
           const stepName = step ? stepLabel(t, step) : c.stepId;
-          const field = FIELD_KEYS.has(c.field) ? t(`journeys.conflict.fields.${c.field as ConflictField}`) : t('journeys.conflict.fields.other');
+          const field = fieldLabel(t, c.field);
           const who = c.by ?? t('journeys.conflict.someone');
           return (
             <Group key={c.key} justify="space-between" wrap="nowrap" gap="sm" data-testid="conflict" data-step={c.stepId} data-field={c.field} data-relinked={c.relinked === true}>

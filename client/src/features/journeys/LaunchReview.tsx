@@ -19,8 +19,7 @@ import { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
 import { errorText } from '../../ui/errorText.ts';
 import { stepLabel } from './canvas/labels.ts';
-
-const FIELDS = new Set(['name', 'duration', 'eventIds', 'audienceId', 'eventId', 'action', 'segment', 'weight', 'postbackUrl', 'postbackBody', 'postbackHeader', 'tagId', 'messageId', 'campaignId']);
+import { fieldLabel } from './fieldLabels.ts';
 
 interface Props {
   opened: boolean;
@@ -143,7 +142,7 @@ function Changes({ diff, firstLaunch }: { diff: ReturnType<typeof diffJourneys>;
     );
   }
   const label = (s: JourneyStep) => stepLabel(t, s);
-  const fields = (names: string[]) => names.map((f) => (FIELDS.has(f) ? t(`journeys.conflict.fields.${f as 'name'}`) : t('journeys.conflict.fields.other'))).join(', ');
+  const fields = (names: string[]) => names.map((f) => fieldLabel(t, f)).join(', ');
   const section = (key: string, title: string, icon: React.ReactNode, color: string, items: { id: string; text: string }[]) =>
     items.length > 0 && (
       <Stack gap={4} data-testid={`review-${key}`}>
