@@ -5,13 +5,22 @@
  */
 import { connectedSteps, continuationEdges, edgeTarget, edgeTargets, outEdges, predecessors, reachable, stepIndex, withEdge, type Edge } from './graph.ts';
 import { jsonEqual } from './json.ts';
-import { createPath, createStep, isSource, type Journey, type JourneyStep, type StepType } from './model.ts';
+import { MAX_JOURNEY_STEPS, createPath, createStep, isSource, type Journey, type JourneyStep, type StepType } from './model.ts';
 import { normalizeJourney } from './normalize.ts';
 
-/** True when a step of `type` can be inserted on the link (`fromStepId`, `pathIndex`). */
+/**
+ * Room for one more step and the automatic steps the rules may add with it (a wait before and
+ * after, an end on each new path): the largest such insertion adds at most this many steps.
+ */
+const INSERT_ROOM = 3;
+
+/**
+ * True when a step of `type` can be inserted on the link (`fromStepId`, `pathIndex`), and the
+ * journey has room for it under MAX_JOURNEY_STEPS.
+ */
 export function canAddAfter(j: Journey, fromStepId: string, pathIndex: number | null, type: StepType): boolean {
   const from = stepIndex(j).get(fromStepId);
-  return !!from && edgeTarget(from, pathIndex) !== undefined && !isSource(type);
+  return !!from && edgeTarget(from, pathIndex) !== undefined && !isSource(type) && j.steps.length + INSERT_ROOM <= MAX_JOURNEY_STEPS;
 }
 
 /** Points a new step's onward link(s) at `next`: its `next`, or its last (otherwise/timeout) path. */

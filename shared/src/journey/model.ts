@@ -146,7 +146,14 @@ export type StepOf<T extends StepType> = Extract<JourneyStep, { type: T }>;
 export type SingleNextStep = Extract<JourneyStep, { next: string | null }>;
 export type BranchingStep = Extract<JourneyStep, { paths: JourneyPath[] }>;
 
-export const Journey = z.object({ entryId: StepId.nullable(), steps: z.array(JourneyStep).max(1000) });
+/**
+ * The most steps a journey holds, automatic ones included: the editor offers no new step beyond
+ * it (canAddAfter), and a document that holds more anyway (an old client, a script) is refused at
+ * launch with `too_many_steps`.
+ */
+export const MAX_JOURNEY_STEPS = 1000;
+
+export const Journey = z.object({ entryId: StepId.nullable(), steps: z.array(JourneyStep).max(MAX_JOURNEY_STEPS) });
 export type Journey = z.infer<typeof Journey>;
 
 export function stepCategory(type: StepType): StepCategory {

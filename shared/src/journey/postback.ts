@@ -5,8 +5,10 @@
  * where its value will be valid: `"{{customerId}}"` inside quotes, `{{unixTime}}` also bare.
  *
  * The part before the dot names the template; the dot part is a modifier the worker may use (the
- * spec gives no meaning to it). A name outside POSTBACK_TEMPLATES is reported by the validator
- * (postback_placeholder_unknown) and tested with the sample `0`, which is valid bare or quoted.
+ * spec gives no meaning to it). Only the names of POSTBACK_TEMPLATES exist (SPEC §3 "Body
+ * templates"): another (`{{user.name}}`) is refused by the editor's live check and by launch alike
+ * (postbackTemplateCheck; the validator's postback_placeholder_unknown); for the JSON check it is
+ * replaced with the sample `0`, which is valid bare or quoted.
  */
 import { z } from 'zod';
 
@@ -73,4 +75,13 @@ export function postbackTemplateValid(body: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The check the body field shows while typing, and the one launch applies (validate.ts): the body
+ * is valid JSON with samples in place, and every placeholder is one of POSTBACK_TEMPLATES (a dot
+ * part is allowed after a known name). Both must hold for the template to be valid.
+ */
+export function postbackTemplateCheck(body: string): { json: boolean; unknown: string[] } {
+  return { json: postbackTemplateValid(body), unknown: [...new Set(unknownPlaceholders(body))] };
 }

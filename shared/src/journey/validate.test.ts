@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGroupNode, type Segment } from '../segment/model.ts';
-import type { Journey, JourneyStep } from './model.ts';
+import { MAX_JOURNEY_STEPS, createStep, type Journey, type JourneyStep } from './model.ts';
+import { canAddAfter } from './edit.ts';
 import { normalizeJourney } from './normalize.ts';
 import { fullJourney, journey, linked, mk, sampleSegment as segment } from './testing.ts';
 import { validateJourney, validateJourneyGraph, type JourneyValidationContext } from './validate.ts';
@@ -139,5 +140,23 @@ describe('validateJourneyGraph', () => {
     const badAction = journey('s', src('s', 'm'), push('m', 'w'), wait('w', 'i'), { ...mk('flowInteraction', 'i'), paths: [{ id: 'a', name: '', next: 'e', action: 'open' }] }, mk('end', 'e'));
     expect(graph(badAction)).toEqual(['i:interaction_action_invalid']);
     expect(validateJourneyGraph(normalizeJourney(badAction))).toEqual([]);
+  });
+});
+
+describe('the step limit', () => {
+  it('a journey with more than MAX_JOURNEY_STEPS steps is refused, and the editor offers no step that would pass it', () => {
+    const many = normalizeJourney({
+      entryId: 's',
+      steps: [
+        { ...createStep('sourceEvents', 's'), eventIds: ['e'], next: 'w0' },
+        ...Array.from({ length: MAX_JOURNEY_STEPS }, (_, i) => ({ ...createStep('updateTagCount', `w${i}`), tagId: 't', next: i + 1 < MAX_JOURNEY_STEPS ? `w${i + 1}` : null })),
+      ],
+    });
+    expect(many.steps.length).toBeGreaterThan(MAX_JOURNEY_STEPS);
+    expect(validateJourneyGraph(many)).toContainEqual({ stepId: null, path: [], code: 'too_many_steps', params: { count: many.steps.length, max: MAX_JOURNEY_STEPS } });
+    expect(canAddAfter(many, 's', null, 'flowWait')).toBe(false);
+    const small = normalizeJourney({ entryId: 's', steps: [{ ...createStep('sourceEvents', 's'), eventIds: ['e'], next: null }] });
+    expect(canAddAfter(small, 's', null, 'flowWait')).toBe(true);
+    expect(validateJourneyGraph(small).map((v) => v.code)).not.toContain('too_many_steps');
   });
 });

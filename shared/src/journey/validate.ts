@@ -10,7 +10,7 @@ import { segmentConditions } from '../segment/model.ts';
 import { conditionProblems, firstConditionValid, validateSegment } from '../segment/validate.ts';
 import { backEdges, outEdges, reachable, stepIndex, type Edge } from './graph.ts';
 import { journeyInvariantIssues, type InvariantCode } from './invariants.ts';
-import { isSource, messageChannel, type Journey, type JourneyStep, type MessageChannel, type PostbackEntry } from './model.ts';
+import { MAX_JOURNEY_STEPS, isSource, messageChannel, type Journey, type JourneyStep, type MessageChannel, type PostbackEntry } from './model.ts';
 import { postbackTemplateValid, unknownPlaceholders } from './postback.ts';
 
 export const JourneyViolationCode = z.enum([
@@ -47,6 +47,7 @@ export const JourneyViolationCode = z.enum([
   'open_end',
   'cycle',
   'unreachable',
+  'too_many_steps',
   // Editing-rule invariants (SPEC.md section 4).
   'consecutive_waits',
   'interaction_action_invalid',
@@ -199,6 +200,7 @@ export function validateJourneyGraph(j: Journey): JourneyViolation[] {
   const byId = stepIndex(j);
   const sources = j.steps.filter((s) => isSource(s.type));
   const entry = j.entryId === null ? undefined : byId.get(j.entryId);
+  if (j.steps.length > MAX_JOURNEY_STEPS) out.push({ stepId: null, path: [], code: 'too_many_steps', params: { count: j.steps.length, max: MAX_JOURNEY_STEPS } });
   if (sources.length === 0) out.push({ stepId: null, path: [], code: 'entry_missing' });
   else if (!entry || !isSource(entry.type)) out.push({ stepId: j.entryId, path: [], code: 'entry_invalid' });
   for (const s of sources) if (sources.length > 1 && s.id !== entry?.id) out.push({ stepId: s.id, path: [], code: 'entry_multiple' });

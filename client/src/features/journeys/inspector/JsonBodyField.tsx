@@ -1,17 +1,21 @@
-/** A JSON body template with a live check (placeholders filled in with samples) and placeholder insertion. */
+/**
+ * A JSON body template with a live check (valid JSON with samples in place, and only known
+ * placeholders: the launch's own check, postbackBody.ts bodyStatus) and placeholder insertion.
+ */
 import { useRef } from 'react';
 import { Button, Group, Menu, Text, Textarea } from '@mantine/core';
 import { IconBraces, IconCheck, IconAlertTriangle } from '@tabler/icons-react';
-import { POSTBACK_TEMPLATES, postbackTemplateValid } from '@gd/shared/journey/postback';
+import { POSTBACK_TEMPLATES } from '@gd/shared/journey/postback';
 import { useT } from '../../../i18n/useT.ts';
 import { useDraft } from './draft.tsx';
-import { insertAt } from './postbackBody.ts';
+import { bodyStatus, insertAt } from './postbackBody.ts';
 
 export function JsonBodyField({ value, error, readOnly, onCommit }: { value: string; error?: string; readOnly: boolean; onCommit: (text: string) => void }) {
   const { t } = useT();
   const draft = useDraft(value, onCommit);
   const area = useRef<HTMLTextAreaElement>(null);
-  const valid = postbackTemplateValid(draft.value);
+  const status = bodyStatus(draft.value);
+  const valid = status.kind === 'valid';
   const insert = (name: string) => {
     const el = area.current;
     const { text, caret } = insertAt(draft.value, `{{${name}}}`, el?.selectionStart ?? draft.value.length, el?.selectionEnd ?? draft.value.length);
@@ -40,7 +44,11 @@ export function JsonBodyField({ value, error, readOnly, onCommit }: { value: str
       <Group justify="space-between" mt={6} gap="xs">
         <Text size="xs" c={valid ? 'teal' : 'red'} role="status" style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
           {valid ? <IconCheck size={13} /> : <IconAlertTriangle size={13} />}
-          {valid ? t('journeyEditor.inspector.templateValid') : t('journeyEditor.inspector.templateInvalid')}
+          {status.kind === 'valid'
+            ? t('journeyEditor.inspector.templateValid')
+            : status.kind === 'unknown'
+              ? t('journeyEditor.inspector.templateUnknown', { names: status.names.join(', ') })
+              : t('journeyEditor.inspector.templateInvalid')}
         </Text>
         {!readOnly && (
           <Menu position="bottom-end" withinPortal>

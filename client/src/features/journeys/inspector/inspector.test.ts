@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createStep } from '@gd/shared/journey/model';
 import { postbackTemplateValid } from '@gd/shared/journey/postback';
-import type { JourneyViolation } from '@gd/shared/journey/validate';
+import { validateStep, type JourneyViolation } from '@gd/shared/journey/validate';
 import { createSegment, segmentConditions } from '@gd/shared/segment/model';
 import { firstConditionValid } from '@gd/shared/segment/validate';
 import { sampleSegment } from '@gd/shared/journey/testing';
 import { stepLevelViolations, violationsAt } from './fieldErrors.ts';
-import { entriesToJson, insertAt, jsonToEntries } from './postbackBody.ts';
+import { bodyStatus, entriesToJson, insertAt, jsonToEntries } from './postbackBody.ts';
 import { firstCondition, withFirstCondition } from './segmentCondition.ts';
 import { isOneOf, switchSourceKind, withName } from './stepEdits.ts';
 
@@ -76,5 +76,23 @@ describe('step edits', () => {
   it('guards step types', () => {
     expect(isOneOf('flowWait', 'end')(createStep('end', 'e'))).toBe(true);
     expect(isOneOf('flowWait')(createStep('end', 'e'))).toBe(false);
+  });
+});
+
+describe('bodyStatus', () => {
+  it('agrees with launch: a body with an unknown placeholder is not valid, even when it is valid JSON', () => {
+    expect(bodyStatus('{"id": "{{customerId}}", "at": {{unixTime}}}')).toEqual({ kind: 'valid' });
+    expect(bodyStatus('{"name": "{{user.name}}", "again": "{{user.name}}"}')).toEqual({ kind: 'unknown', names: ['{{user.name}}'] });
+    expect(bodyStatus('{"id": {{customerId}')).toEqual({ kind: 'invalidJson' });
+    // A dot part after a known name is a modifier, not a new name.
+    expect(bodyStatus('{"id": "{{customerId.sha256}}"}')).toEqual({ kind: 'valid' });
+  });
+
+  it('says valid exactly when launch finds no placeholder or body problem', () => {
+    const launchProblems = (body: string) =>
+      validateStep({ ...createStep('actionPostback', 'p'), postbackUrl: 'https://example.com/hook', postbackBody: body }, { messageExists: () => true }).map((v) => v.code);
+    for (const body of ['{"a": "{{customerId}}"}', '{"a": "{{user.name}}"}', '{"a": {{isoDate}}}', '[1, 2', '{"a": "{{uuidV4}}", "b": {{unixTime}}}']) {
+      expect(bodyStatus(body).kind === 'valid').toBe(launchProblems(body).length === 0);
+    }
   });
 });

@@ -28,7 +28,7 @@ describe('catalogues', () => {
 
 describe('violationText', () => {
   it('fills parameters and translates segment reasons', () => {
-    expect(violationText(t, { code: 'postback_placeholder_unknown', params: { name: '{{foo}}' } })).toBe('Unknown placeholder {{foo}}.');
+    expect(violationText(t, { code: 'postback_placeholder_unknown', params: { name: '{{foo}}' } })).toBe('Unknown placeholder {{foo}}: the placeholders are customerId, campaignId, campaignType, journeyId, unixTime, isoDate, uuidV4.');
     expect(violationText(t, { code: 'split_segment_invalid', params: { reason: 'value_missing', key: 'c1' } })).toBe(
       'The segment of this path is incomplete: enter a value.',
     );

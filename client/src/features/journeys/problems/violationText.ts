@@ -1,6 +1,7 @@
 /** Translated violation messages and the problems list grouped by step. Pure given `t`. */
 import { outEdges } from '@gd/shared/journey/graph';
 import type { Journey, JourneyStep } from '@gd/shared/journey/model';
+import { POSTBACK_TEMPLATES } from '@gd/shared/journey/postback';
 import type { JourneyViolation, JourneyViolationCode } from '@gd/shared/journey/validate';
 import { SegmentConditionCode, SegmentStructureCode } from '@gd/shared/segment/validate';
 import type { English } from '@gd/shared/i18n/en';
@@ -28,6 +29,8 @@ export function violationText(t: TFunction, v: Pick<JourneyViolation, 'code' | '
     case 'split_segment_invalid':
     case 'source_audience_segment_invalid':
       return t(messageKey(v.code), { ...params, reason: reasonText(t, params.reason) });
+    case 'postback_placeholder_unknown':
+      return t(messageKey(v.code), { ...params, known: POSTBACK_TEMPLATES.join(', ') });
     default:
       return t(messageKey(v.code), params);
   }
