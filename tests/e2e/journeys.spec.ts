@@ -308,3 +308,27 @@ test('an editor whose role loses edit rights turns read-only at once, and nothin
   await marta.context.close();
   await owner.context.close();
 });
+
+test('a name as long as names may be is kept whole, and in the list it is ellipsised without pushing the other columns away', async ({ browser }) => {
+  const { page, context } = await signIn(browser, MANAGER.email);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // NAME_MAX characters: one rule for every name; the field takes no more.
+  const name = `Long ${suffix} ${'onboarding-reactivation-'.repeat(10)}`.slice(0, 120);
+  await page.goto('/communication/journeys');
+  await page.getByTestId('new-journey').first().click();
+  const field = page.getByRole('dialog').getByLabel('Name');
+  await field.fill(`${name}-beyond-the-limit`);
+  await expect(field).toHaveValue(name);
+  await page.getByRole('dialog').getByRole('button', { name: 'Create journey' }).click();
+  await expect(page.getByTestId('journey-name')).toHaveText(name, AFTER_LOAD);
+  await page.goto('/communication/journeys');
+  const row = page.getByTestId('journey-row').filter({ has: page.locator(`a[title="${name}"]`) });
+  const link = row.getByRole('link', { name: `Open ${name}` });
+  await expect(link).toBeVisible();
+  expect(await link.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  // Every column still fits in the window.
+  const rowBox = await row.boundingBox();
+  expect(rowBox && rowBox.x + rowBox.width).toBeLessThanOrEqual(1280);
+  await expect(row.getByTestId('journey-status')).toBeInViewport();
+  await context.close();
+});

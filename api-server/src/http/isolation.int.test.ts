@@ -46,6 +46,7 @@ beforeAll(async () => {
   ids.userId = user.id;
   const { journey } = await owner.client.ok<{ journey: { id: string } }>('createJourney', { name: 'Secret journey' }, { appId: app.id });
   ids.journeyId = journey.id;
+  ids.version = '1';
   const { segment } = await owner.client.ok<{ segment: { id: string } }>('createSegment', { name: 'Secret segment' }, { appId: app.id });
   ids.segmentId = segment.id;
   const { audience } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Secret audience', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId: app.id });
@@ -106,8 +107,9 @@ describe('every protected route', () => {
       await intruder.client.ok('meta'), await intruder.client.ok('listApps'), await intruder.client.ok('listUsers'),
       await intruder.client.ok('listRoles'), await intruder.client.ok('getAccount'),
     ]);
-    // (Person ids are small numbers that any JSON may contain as digits; the routes above cover them.)
-    const secrets = Object.entries(ids).filter(([k]) => k !== 'personId').map(([, v]) => v);
+    // (Person ids and version numbers are small numbers that any JSON may contain as digits; the
+    // routes above cover them.)
+    const secrets = Object.entries(ids).filter(([k]) => k !== 'personId' && k !== 'version').map(([, v]) => v);
     for (const id of [...secrets, owner.accountId, owner.userId]) expect(seen).not.toContain(id);
   });
 

@@ -7,6 +7,7 @@ import { ErrorCode } from '@gd/shared/errors';
 import type { Journey } from '@gd/shared/journey/model';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
 import type { JourneySummary } from '@gd/shared/schemas/journeys';
+import { NAME_MAX } from '@gd/shared/schemas/common';
 import { api } from '../../api/client.ts';
 import type { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
@@ -248,7 +249,7 @@ function RenameField({ initial, onSave, onDone }: { initial: string; onSave: (na
       onBlur={() => void save()}
       error={error}
       disabled={busy}
-      maxLength={120}
+      maxLength={NAME_MAX}
       size="sm"
       w={320}
       data-autofocus

@@ -4,8 +4,8 @@
  * created), and the browser's copy of the list when the server cannot be reached.
  */
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Anchor, Badge, Group, Paper, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Badge, Group, Paper, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconCloudOff, IconCopy, IconPencil, IconPlus, IconRoute, IconTrash } from '@tabler/icons-react';
 import type { JourneySummary } from '@gd/shared/schemas/journeys';
 import { api } from '../../api/client.ts';
@@ -20,6 +20,8 @@ import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { NameDialog } from '../../ui/NameDialog.tsx';
+import { NAME_COLUMN_MAX, NameLink } from '../../ui/NameLink.tsx';
+import { NAME_MAX } from '@gd/shared/schemas/common';
 import { JourneyStatusBadge, JourneyVersion } from './JourneyStatus.tsx';
 import { useJourneys, type CampaignScope, type OwnershipFilter } from './useJourneys.ts';
 
@@ -144,10 +146,8 @@ export function JourneyList() {
                   const ctx = { ownerId: j.createdBy };
                   return (
                     <Table.Tr key={j.id} data-testid="journey-row" data-journey-id={j.id} style={{ cursor: 'pointer' }} onClick={() => void navigate(openHref(j.id))}>
-                      <Table.Td maw={360}>
-                        <Anchor component={Link} to={openHref(j.id)} fw={600} size="sm" aria-label={t('journeys.open', { name: j.name })} onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-word' }}>
-                          {j.name}
-                        </Anchor>
+                      <Table.Td maw={NAME_COLUMN_MAX}>
+                        <NameLink to={openHref(j.id)} name={j.name} label={t('journeys.open', { name: j.name })} />
                       </Table.Td>
                       <Table.Td>
                         <JourneyStatusBadge status={j.status} />
@@ -232,7 +232,7 @@ export function JourneyList() {
           title={t('journeys.cloneTitle', { name: dialog.journey.name })}
           hint={t('journeys.cloneHint')}
           submitLabel={t('journeys.clone')}
-          initialName={t('journeys.cloneName', { name: dialog.journey.name }).slice(0, 120)}
+          initialName={t('journeys.cloneName', { name: dialog.journey.name }).slice(0, NAME_MAX)}
           onClose={() => setDialog(null)}
           onSubmit={async (name) => {
             const { journey } = await api.call('cloneJourney', { params: params$(dialog.journey), body: { name } });

@@ -3,8 +3,8 @@
  * team, clone or delete it as the role allows (owner variants on segments the user created).
  */
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { Anchor, Group, Paper, Table, Text } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { Group, Paper, Table, Text } from '@mantine/core';
 import { IconCopy, IconFilter, IconTrash } from '@tabler/icons-react';
 import type { SegmentSummary } from '@gd/shared/schemas/segments';
 import { api } from '../../api/client.ts';
@@ -19,6 +19,8 @@ import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { NameDialog } from '../../ui/NameDialog.tsx';
+import { NAME_COLUMN_MAX, NameLink } from '../../ui/NameLink.tsx';
+import { NAME_MAX } from '@gd/shared/schemas/common';
 
 export const segmentHref = (id: string) => `?${new URLSearchParams({ segment: id }).toString()}`;
 
@@ -62,10 +64,8 @@ export function SegmentList({ newAction }: { newAction: React.ReactNode }) {
                 const ctx = { ownerId: s.createdBy };
                 return (
                   <Table.Tr key={s.id} data-testid="segment-row" style={{ cursor: 'pointer' }} onClick={() => void navigate(segmentHref(s.id))}>
-                    <Table.Td>
-                      <Anchor component={Link} to={segmentHref(s.id)} fw={600} size="sm" aria-label={t('segments.list.open', { name: s.name })} onClick={(e) => e.stopPropagation()}>
-                        {s.name}
-                      </Anchor>
+                    <Table.Td maw={NAME_COLUMN_MAX}>
+                      <NameLink to={segmentHref(s.id)} name={s.name} label={t('segments.list.open', { name: s.name })} />
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{s.createdByName ?? t('segments.list.unknownOwner')}</Text>
@@ -99,7 +99,7 @@ export function SegmentList({ newAction }: { newAction: React.ReactNode }) {
         <NameDialog
           title={t('segments.list.cloneTitle', { name: dialog.segment.name })}
           submitLabel={t('segments.list.clone')}
-          initialName={t('segments.list.cloneName', { name: dialog.segment.name }).slice(0, 120)}
+          initialName={t('segments.list.cloneName', { name: dialog.segment.name }).slice(0, NAME_MAX)}
           onClose={() => setDialog(null)}
           onSubmit={async (name) => {
             const { segment } = await api.call('cloneSegment', { params: params(dialog.segment), body: { name } });
