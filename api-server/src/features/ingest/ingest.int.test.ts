@@ -81,6 +81,45 @@ describe('ingestion batches', () => {
     expect(lateSeen.rows[0]?.last_seen_at.toISOString()).toBe('2025-02-03T10:00:00.000Z');
   });
 
+  it("keeps a device's last seen at its latest event time: late, out-of-order, event-less and identify calls never move it back or to their arrival", async () => {
+    const app = await freshApp();
+    const dev = device();
+    const seen = async () => (await api.deps.db.query<{ first_seen_at: Date; last_seen_at: Date | null }>(
+      'SELECT first_seen_at, last_seen_at FROM devices WHERE app_id = $1 AND device_key = $2', [app.id, dev.id])).rows[0];
+    const ok = async (name: 'ingestBatch' | 'ingestIdentify' | 'ingestProfile', body: Record<string, unknown>) =>
+      expect((await ingest(api, app.appKey, name, { device: dev, ...body })).body).toMatchObject({ status: 'OK' });
+    const day = 86_400_000;
+    const base = Date.now() - 10 * day;
+    const at = (days: number) => new Date(base + days * day).toISOString();
+
+    // Identified before any event: no activity known yet, whatever the time the call arrived.
+    await ok('ingestIdentify', { customerId: `c-${randomUUID()}` });
+    expect((await seen())?.last_seen_at).toBeNull();
+    // A batch whose events are out of order: the latest of them, not the last in the list nor the arrival.
+    await ok('ingestBatch', { events: [event('view', { time: at(5) }), event('view', { time: at(3) })] });
+    expect((await seen())?.last_seen_at?.toISOString()).toBe(at(5));
+    expect((await seen())?.first_seen_at.toISOString()).toBe(at(3));
+    // An offline SDK's older batch arrives afterwards: last seen stays, first seen goes back.
+    await ok('ingestBatch', { events: [event('view', { time: at(1) }), event('view', { time: at(2) })] });
+    expect((await seen())?.last_seen_at?.toISOString()).toBe(at(5));
+    expect((await seen())?.first_seen_at.toISOString()).toBe(at(1));
+    // Calls without events (identify, profile, interactions alone) arrive now and say nothing of when the person was active.
+    await ok('ingestIdentify', { customerId: `c-${randomUUID()}` });
+    await ok('ingestProfile', { profile: { city: 'Bilbao' }, tags: { plan: 'gold' } });
+    await ok('ingestBatch', { events: [], interactions: [{ id: randomUUID(), time: Date.now(), channel: 'push', kind: 'impression' }] });
+    expect((await seen())?.last_seen_at?.toISOString()).toBe(at(5));
+    // A clock running fast within the tolerance keeps its time on the event, but last seen is not in the future.
+    const ahead = event('ahead', { time: new Date(Date.now() + INGEST_LIMITS.futureToleranceMs / 2).toISOString() });
+    const before = Date.now();
+    await ok('ingestBatch', { events: [ahead] });
+    const after = Date.now();
+    const stored = await api.deps.db.query<{ event_time: Date }>('SELECT event_time FROM events WHERE app_id = $1 AND client_id = $2', [app.id, ahead.id]);
+    expect(stored.rows[0]?.event_time.toISOString()).toBe(ahead.time);
+    const last = (await seen())?.last_seen_at?.getTime() ?? 0;
+    expect(last).toBeGreaterThanOrEqual(before);
+    expect(last).toBeLessThanOrEqual(after);
+  });
+
   it('refuses, one by one, events with text Postgres cannot store, storing the good ones (never a retry code)', async () => {
     const app = await freshApp();
     const bad = [

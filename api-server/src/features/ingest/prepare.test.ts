@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INGEST_LIMITS } from '@gd/shared';
-import { earliestFor, prepareEvents, prepareInteractions } from './prepare.ts';
+import { activitySpan, earliestFor, prepareEvents, prepareInteractions } from './prepare.ts';
 import { TokenBuckets } from './rateLimit.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -68,6 +68,28 @@ describe('event times and storable text', () => {
   it('keeps paired surrogates (emoji)', () => {
     const out = prepareEvents([{ id: 'e', name: 'x', time: now.toISOString(), properties: { mood: '😀' } }], { now });
     expect(out.rows).toHaveLength(1);
+  });
+});
+
+describe('activitySpan (a device\'s first and last seen)', () => {
+  it('spans the events\' own times in any order, not the arrival', () => {
+    const out = prepareEvents([
+      { id: 'b', name: 'x', time: '2026-11-20T08:00:00Z' }, { id: 'a', name: 'x', time: '2026-11-22T09:30:00Z' }, { id: 'c', name: 'x', time: '2025-01-02T00:00:00Z' },
+    ], { now });
+    expect(activitySpan(out.rows, now)).toEqual({ first: new Date('2025-01-02T00:00:00Z'), last: new Date('2026-11-22T09:30:00Z') });
+  });
+
+  it('never goes past the arrival: a fast clock within the tolerance, and clamped times, count as now', () => {
+    const ahead = now.getTime() + INGEST_LIMITS.futureToleranceMs / 2;
+    const withinTolerance = prepareEvents([{ id: 'soon', name: 'x', time: ahead }, { id: 'old', name: 'x', time: '2026-11-21T00:00:00Z' }], { now });
+    expect(withinTolerance.rows[0]?.time.getTime()).toBe(ahead);
+    expect(activitySpan(withinTolerance.rows, now)).toEqual({ first: new Date('2026-11-21T00:00:00Z'), last: now });
+    const far = prepareEvents([{ id: 'far', name: 'x', time: now.getTime() + 3 * 86_400_000 }], { now });
+    expect(activitySpan(far.rows, now)).toEqual({ first: now, last: now });
+  });
+
+  it('is null without events', () => {
+    expect(activitySpan([], now)).toBeNull();
   });
 });
 

@@ -3,6 +3,7 @@
  * bad one is refused with a reason while the others go on; repeated ids inside one batch count as
  * duplicates; far-future times are clamped to the receive time and reported; late times are kept,
  * back to `earliest` (the app's creation minus INGEST_LIMITS.pastToleranceMs): older ones are refused.
+ * `activitySpan` is when a batch shows its device active, for the device's first and last seen.
  */
 import {
   ErrorCode, INGEST_LIMITS, IngestEvent, IngestInteraction, eventNameProblem, type RejectedItem,
@@ -132,4 +133,27 @@ export function prepareInteractions(items: readonly unknown[], bounds: TimeBound
       },
     };
   });
+}
+
+export interface ActivitySpan { first: Date; last: Date }
+
+/**
+ * When a batch shows its device active: the earliest and latest of its event times, as the SDK
+ * sent them (after the clamp above), never later than `now` (the arrival). A clock running up to
+ * INGEST_LIMITS.futureToleranceMs fast keeps its times on the events, but "last seen" does not go
+ * into the future. Null without events. Only events count, so "last seen" is the newest event of
+ * the person's timeline: message interactions are not all the person's doing (a push impression is
+ * the system showing it), and the ones that are (a click, an open) come with the app's own events.
+ * Identify and profile calls carry no time of their own and never count (see repository.ts).
+ */
+export function activitySpan(rows: readonly { time: Date }[], now: Date): ActivitySpan | null {
+  if (rows.length === 0) return null;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const { time } of rows) {
+    const t = Math.min(time.getTime(), now.getTime());
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  return { first: new Date(first), last: new Date(last) };
 }

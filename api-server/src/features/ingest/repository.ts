@@ -4,10 +4,18 @@
  * deduplicated against `event_ids`, the built-in events' effects on the person, sessions and
  * lifecycle, and the daily rollup, all in one prepared statement. This is the hottest write path
  * of the product: every extra round trip cost ~1/3 of the throughput (docs/BENCHMARKS.md).
+ *
+ * A device's first and last seen are times of its activity, as the SDK stamped its events, not when
+ * the data arrived (issue 11; migration 012): last seen is the latest event time the device sent,
+ * never later than the arrival (`activitySpan` in prepare.ts), and only ever moves forward, so a
+ * late batch of an offline SDK, or batches arriving out of order, never make it go back; first
+ * seen only ever moves back. Identify and profile calls say nothing about when the person was
+ * active (an SDK may send them long after the fact): they never move last seen, and a device they
+ * create has none (NULL) until its first event arrives.
  */
 import { builtInEventName, type DeviceContext } from '@gd/shared';
 import { statement, type Queryable } from '../../db/pool.ts';
-import type { EventRow, InteractionRow } from './prepare.ts';
+import { activitySpan, type ActivitySpan, type EventRow, type InteractionRow } from './prepare.ts';
 
 export interface IngestApp { id: string; accountId: string; timezone: string; createdAt: Date }
 
@@ -27,21 +35,23 @@ export interface DeviceRef { deviceId: string; personId: string; created: boolea
 
 /**
  * The device upsert as a CTE `d` (id, person_id, created): $1 app, $2 device key, $3–$13 the
- * device's identifiers and facts, $14 now, $22 when it was last seen. A new device gets a new
- * person id; the person row itself is written by the statement that uses `d`.
+ * device's identifiers and facts, $14 now, $22 the latest time of activity the call shows (NULL:
+ * none), $23 the earliest (now for a call without events). A new device gets a new person id; the
+ * person row itself is written by the statement that uses `d`. greatest/least ignore NULLs.
  */
 const DEVICE_CTE = `
 d AS (
   INSERT INTO devices AS dv (app_id, device_key, person_id, idfa, idfv, gaid, oaid, push_token, push_enabled,
                              os, os_version, app_version, sdk_version, model, first_seen_at, last_seen_at)
-  VALUES ($1, $2, nextval('people_id_seq'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $22, $22)
+  VALUES ($1, $2, nextval('people_id_seq'), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $23, $22)
   ON CONFLICT (app_id, device_key) DO UPDATE SET
     idfa = coalesce(excluded.idfa, dv.idfa), idfv = coalesce(excluded.idfv, dv.idfv),
     gaid = coalesce(excluded.gaid, dv.gaid), oaid = coalesce(excluded.oaid, dv.oaid),
     push_token = coalesce(excluded.push_token, dv.push_token), push_enabled = coalesce(excluded.push_enabled, dv.push_enabled),
     os = coalesce(excluded.os, dv.os), os_version = coalesce(excluded.os_version, dv.os_version),
     app_version = coalesce(excluded.app_version, dv.app_version), sdk_version = coalesce(excluded.sdk_version, dv.sdk_version),
-    model = coalesce(excluded.model, dv.model), last_seen_at = greatest(dv.last_seen_at, excluded.last_seen_at)
+    model = coalesce(excluded.model, dv.model), first_seen_at = least(dv.first_seen_at, excluded.first_seen_at),
+    last_seen_at = greatest(dv.last_seen_at, excluded.last_seen_at)
   RETURNING id, person_id, (xmax = 0) AS created
 )`;
 
@@ -73,20 +83,21 @@ WITH ${DEVICE_CTE}, p AS (
 )
 SELECT id::text AS device_id, person_id::text AS person_id, created FROM d`;
 
-const deviceParams = (appId: string, device: DeviceContext, ip: string | null, now: Date, seenAt: Date): unknown[] => [
+const deviceParams = (appId: string, device: DeviceContext, ip: string | null, now: Date, seen: ActivitySpan | null): unknown[] => [
   appId, device.id, device.idfa ?? null, device.idfv ?? null, device.gaid ?? null, device.oaid ?? null,
   device.pushToken ?? null, device.pushEnabled ?? null, device.os ?? null, device.osVersion ?? null,
   device.appVersion ?? null, device.sdkVersion ?? null, device.model ?? null, now, device.carrier ?? null,
-  device.country ?? null, device.state ?? null, device.city ?? null, device.latitude ?? null, device.longitude ?? null, ip, seenAt,
+  device.country ?? null, device.state ?? null, device.city ?? null, device.latitude ?? null, device.longitude ?? null, ip,
+  seen?.last ?? null, seen?.first ?? now,
 ];
 
 /**
  * Upserts the device and keeps its person's last-known device facts; creates both the first time.
- * `seenAt`: when the device was last active; defaults to `now`.
+ * For identify and profile calls: they carry no event, so the device's last seen stays as it was.
  */
-export async function upsertDevice(db: Queryable, appId: string, device: DeviceContext, ip: string | null, now: Date, seenAt: Date = now): Promise<DeviceRef> {
+export async function upsertDevice(db: Queryable, appId: string, device: DeviceContext, ip: string | null, now: Date): Promise<DeviceRef> {
   const { rows } = await db.query<{ device_id: string; person_id: string; created: boolean }>(
-    statement('ingest_device_v2', DEVICE_UPSERT, deviceParams(appId, device, ip, now, seenAt)),
+    statement('ingest_device_v3', DEVICE_UPSERT, deviceParams(appId, device, ip, now, null)),
   );
   const row = rows[0];
   if (!row) throw new Error('device upsert returned no row');
@@ -106,8 +117,8 @@ const AFFECTS_PERSON = [INSTALL, REINSTALL, UNINSTALL, REGISTER, LOGIN, LOGIN2, 
  * first install or reinstall that names one), on sessions and on the lifecycle table, and the
  * daily rollup. Only fresh events count, so a resent batch changes nothing but the device's facts.
  *
- * Parameters: $1–$22 as DEVICE_CTE, $23 the events as a JSON array (one JSON text instead of nine
- * arrays: cheaper to build here and to read there), $24 the app's time zone.
+ * Parameters: $1–$23 as DEVICE_CTE, $24 the events as a JSON array (one JSON text instead of nine
+ * arrays: cheaper to build here and to read there), $25 the app's time zone.
  *
  * Data-modifying CTEs share one snapshot and cannot see each other's rows: the person is inserted
  * (new device) or updated (known device) with the device facts and the built-in effects at once,
@@ -117,7 +128,7 @@ const AFFECTS_PERSON = [INSTALL, REINSTALL, UNINSTALL, REGISTER, LOGIN, LOGIN2, 
  */
 const BATCH_WRITE = `
 WITH input AS (
-  SELECT * FROM json_to_recordset($23::json)
+  SELECT * FROM json_to_recordset($24::json)
     AS t(c text, t timestamptz, n text, p jsonb, r numeric, cu text, s text, ca text, si text, o int)
 ), fresh AS (
   INSERT INTO event_ids (app_id, client_id, received_at)
@@ -186,7 +197,7 @@ WITH input AS (
    WHERE s.app_id = $1 AND s.session_id = e.si AND s.started_at BETWEEN e.t - interval '1 day' AND e.t
 ), ru AS (
   INSERT INTO event_daily AS ed (app_id, day, name, source, country, os, app_version, events, revenue)
-  SELECT $1, (f.t AT TIME ZONE $24)::date AS day, f.n, coalesce(f.s, ''), coalesce($16, ''), coalesce($9, ''), coalesce($11, ''),
+  SELECT $1, (f.t AT TIME ZONE $25)::date AS day, f.n, coalesce(f.s, ''), coalesce($16, ''), coalesce($9, ''), coalesce($11, ''),
          count(*), coalesce(sum(f.r), 0)
     FROM f GROUP BY 2, 3, 4 ORDER BY 3, 2, 4
   ON CONFLICT (app_id, name, day, source, country, os, app_version)
@@ -202,18 +213,19 @@ export interface StoredBatch extends DeviceRef {
 }
 
 /**
- * Writes a batch of events of one device (see BATCH_WRITE). `seenAt`: the latest event time, so a
- * replayed or late batch does not make the device look active now. Run it in a transaction with
- * whatever else the batch writes (interactions, new event names).
+ * Writes a batch of events of one device (see BATCH_WRITE). The device's first and last seen come
+ * from the events' own times (`activitySpan`), so a replayed or late batch does not make the
+ * device look active now, nor move its last seen back. Run it in a transaction with whatever else
+ * the batch writes (interactions, new event names).
  */
 export async function writeBatch(
-  db: Queryable, app: { id: string; timezone: string }, device: DeviceContext, ip: string | null, now: Date, seenAt: Date, rows: readonly EventRow[],
+  db: Queryable, app: { id: string; timezone: string }, device: DeviceContext, ip: string | null, now: Date, rows: readonly EventRow[],
 ): Promise<StoredBatch> {
   const input = JSON.stringify(rows.map((r, o) => ({
     c: r.clientId, t: r.time, n: r.name, p: r.properties, r: r.revenue, cu: r.currency, s: r.source, ca: r.campaign, si: r.sessionId, o,
   })));
   const { rows: out } = await db.query<{ device_id: string; person_id: string; created: boolean; seen: string[] }>(
-    statement('ingest_batch_v3', BATCH_WRITE, [...deviceParams(app.id, device, ip, now, seenAt), input, app.timezone]),
+    statement('ingest_batch_v4', BATCH_WRITE, [...deviceParams(app.id, device, ip, now, activitySpan(rows, now)), input, app.timezone]),
   );
   const row = out[0];
   if (!row) throw new Error('batch write returned no row');

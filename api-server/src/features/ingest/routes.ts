@@ -116,11 +116,9 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     const names = knownNames.get(app.id) ?? new Set<string>();
     knownNames.set(app.id, names);
     const newNames = [...new Set(events.rows.map((r) => r.name))].filter((n) => !isBuiltInEvent(n) && !names.has(n));
-    const latest = events.rows.reduce((m, r) => Math.max(m, r.time.getTime()), 0);
-    const seenAt = latest ? new Date(latest) : receivedAt;
     const begin = options.durableCommit ? 'BEGIN' : 'BEGIN; SET LOCAL synchronous_commit = off';
     const stored = await inTx(begin, async (client) => {
-      const batch = await writeBatch(client, app, body.device, req.ip ?? null, receivedAt, seenAt, events.rows);
+      const batch = await writeBatch(client, app, body.device, req.ip ?? null, receivedAt, events.rows);
       const fresh = new Set(events.rows.filter((r) => !batch.seen.has(r.clientId)).map((r) => r.clientId));
       await recordEventNames(client, app.id, newNames, receivedAt);
       const ctx = { appId: app.id, personId: batch.personId, deviceId: batch.deviceId, receivedAt };

@@ -5,6 +5,10 @@
  * which would round ids past 2^53). Merged people (merged_into set) are never listed; asking for
  * one resolves to the person it merged into, following the chain (at most a few hops: only
  * anonymous people merge, into known ones, so in practice one).
+ *
+ * "Last seen" of a person is the latest `last_seen_at` of their devices: the latest event time the
+ * SDK sent, never the time data arrived (migration 012). Null for a person with no event yet (only
+ * identified or given a profile): such people come after everyone seen, in any order by last seen.
  */
 import {
   PEOPLE_LIMITS, maskPushToken, type PeopleMatch, type PersonDevice, type PersonEventName, type PersonMessage,
@@ -24,8 +28,11 @@ const toSummary = (r: SummaryRow): PersonSummary => ({
   city: r.city, lastSeenAt: iso(r.last_seen_at), match: r.match,
 });
 
-/** The person's latest device activity ("last seen"), falling back to the row's own dates. */
-const LAST_SEEN = `coalesce((SELECT max(d.last_seen_at) FROM devices d WHERE d.app_id = p.app_id AND d.person_id = p.id), p.updated_at)`;
+/**
+ * The person's latest device activity ("last seen"). No fallback to the row's dates: `updated_at`
+ * is when a profile call arrived, not when the person did anything.
+ */
+const LAST_SEEN = `(SELECT max(d.last_seen_at) FROM devices d WHERE d.app_id = p.app_id AND d.person_id = p.id)`;
 
 /** Escapes LIKE wildcards so a search text is matched literally as a prefix. */
 export const likePrefix = (text: string): string => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -84,18 +91,18 @@ export async function searchPeople(db: Queryable, appId: string, text: string, l
 
 /**
  * The people seen most recently (the list shown before anything is typed). Devices carry the
- * activity time, so the latest devices are taken and folded per person.
- * Cost: a top-N sort over the app's devices (no index on last_seen_at; see the feature's notes).
+ * activity time, so the latest devices are taken and folded per person; people never seen (no
+ * event yet) come last. Cost: a top-N sort over the app's devices.
  */
 export async function recentPeople(db: Queryable, appId: string, limit: number = PEOPLE_LIMITS.searchResults): Promise<PersonSummary[]> {
   const { rows } = await db.query<SummaryRow>(
     `WITH seen AS (
        SELECT person_id, max(last_seen_at) AS last_seen_at FROM devices WHERE app_id = $1
-        GROUP BY person_id ORDER BY 2 DESC LIMIT $2
+        GROUP BY person_id ORDER BY 2 DESC NULLS LAST, person_id DESC LIMIT $2
      )
      SELECT p.id::text, p.customer_id, p.email, p.device_id, p.os, p.country, p.city, 'recent' AS match, s.last_seen_at
        FROM seen s JOIN people p ON p.app_id = $1 AND p.id = s.person_id AND p.merged_into IS NULL
-      ORDER BY s.last_seen_at DESC, p.id DESC`,
+      ORDER BY s.last_seen_at DESC NULLS LAST, p.id DESC`,
     [appId, limit],
   );
   return rows.map(toSummary);
@@ -173,8 +180,9 @@ export async function personDevices(db: Queryable, appId: string, personId: stri
     push_token: string | null; push_enabled: boolean | null; os: string | null; os_version: string | null;
     app_version: string | null; sdk_version: string | null; model: string | null; first_seen_at: Date; last_seen_at: Date;
   }>(
+    // A device with no event yet shows when it was first seen (its first identify or profile call).
     `SELECT id::text, device_key, idfa, idfv, gaid, oaid, push_token, push_enabled, os, os_version, app_version,
-            sdk_version, model, first_seen_at, last_seen_at
+            sdk_version, model, first_seen_at, coalesce(last_seen_at, first_seen_at) AS last_seen_at
        FROM devices WHERE app_id = $1 AND person_id = $2 ORDER BY last_seen_at DESC, id DESC`,
     [appId, personId],
   );
@@ -217,7 +225,8 @@ export async function personEventNames(db: Queryable, appId: string, personId: s
 
 /**
  * Sessions counted; first seen is the earliest of the person's row, install, devices and events
- * (late events can predate the first batch received); last seen is the devices' latest activity.
+ * (late events can predate the first batch received); last seen is the devices' latest activity
+ * (their latest event time; null before any event).
  */
 export async function personCounts(db: Queryable, appId: string, personId: string, events: number): Promise<PersonSummaryCounts> {
   const { rows } = await db.query<{ sessions: number; first_seen_at: Date | null; last_seen_at: Date | null }>(

@@ -7,7 +7,9 @@
  *   checked, so the answer leaks nothing about other accounts (their apps answer 10004 earlier).
  * - A merged (anonymous) person's id answers the person it merged into, with `merged: true`, so
  *   old links keep working; merged people are never listed.
- * - "Last seen" is the latest `last_seen_at` of the person's devices (every batch touches it).
+ * - "Last seen" is the latest `last_seen_at` of the person's devices: the latest event time the SDK
+ *   sent (late and out-of-order batches never move it back, identify and profile calls never move
+ *   it; see ingest/repository.ts), null before the person's first event.
  */
 import type { Router } from 'express';
 import {

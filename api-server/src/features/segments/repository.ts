@@ -207,7 +207,10 @@ export async function existingAudiences(db: Queryable, appId: string, ids: reado
 
 export interface SampleRow { id: string; customer_id: string | null; email: string | null; country: string | null; last_seen_at: Date | null }
 
-/** The columns of a sample person, for `people p`. */
+/**
+ * The columns of a sample person, for `people p`. Last seen: the latest event time of the person's
+ * devices, as on the people screen (null before their first event; migration 012).
+ */
 export const SAMPLE_COLUMNS = `p.id::text AS id, p.customer_id, p.email, p.country,
   (SELECT max(d.last_seen_at) FROM devices d WHERE d.app_id = p.app_id AND d.person_id = p.id) AS last_seen_at`;
 

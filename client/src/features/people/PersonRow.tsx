@@ -3,8 +3,7 @@ import { memo } from 'react';
 import { Avatar, Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { PersonSummary } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
-import { initials } from '../../ui/initials.ts';
-import { fromNow, personTitle } from './format.ts';
+import { fromNow, personInitials, personTitle } from './format.ts';
 
 export const PERSON_ROW_HEIGHT = 68;
 
@@ -34,7 +33,7 @@ export const PersonRow = memo(function PersonRow({ person, index, selected, onSe
       }}
     >
       <Avatar size={36} radius="xl" color={person.customerId ? 'brand' : 'gray'} variant="light">
-        {person.customerId || person.email ? initials(title.replace(/[@._-]+/g, ' ')) : '?'}
+        {personInitials(person)}
       </Avatar>
       <Stack gap={2} miw={0} style={{ flex: 1 }}>
         <Group justify="space-between" gap={8} wrap="nowrap">

@@ -2,8 +2,7 @@
 import { Avatar, Badge, Box, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import { useT } from '../../i18n/useT.ts';
-import { initials } from '../../ui/initials.ts';
-import { formatAt, formatMoney, formatNumber, fromNow, personTitle } from './format.ts';
+import { formatAt, formatMoney, formatNumber, fromNow, personInitials, personName, personTitle } from './format.ts';
 import type { PersonDetailAnswer } from './types.ts';
 
 function KeyFact({ label, value, hint }: { label: string; value: string; hint?: string }) {
@@ -23,15 +22,20 @@ export function ProfileHeader({ detail, zone }: { detail: PersonDetailAnswer; zo
   const { t, lang } = useT();
   const { person, summary } = detail;
   const title = personTitle(person, t);
-  const known = Boolean(person.customerId || person.email);
+  const known = Boolean(personName(person.attributes) || person.customerId || person.email);
   const place = [person.city, person.state, person.country].filter(Boolean).join(', ');
-  const subtitle = [t('people.search.personNumber', { id: person.id }), person.customerId ? person.email : null].filter(Boolean).join(' · ');
+  // What the title does not already say: the customer id when a name titles the profile, the e-mail, the person number.
+  const subtitle = [
+    person.customerId && person.customerId !== title ? t('people.profile.customerId', { id: person.customerId }) : null,
+    person.email && person.email !== title ? person.email : null,
+    t('people.search.personNumber', { id: person.id }),
+  ].filter(Boolean).join(' · ');
   const none = t('people.profile.notSet');
   return (
     <Paper withBorder p="lg">
       <Group gap="md" wrap="nowrap" align="flex-start">
         <Avatar size={52} radius="xl" color={known ? 'brand' : 'gray'} variant="light">
-          {known ? initials(title.replace(/[@._-]+/g, ' ')) : '?'}
+          {personInitials(person)}
         </Avatar>
         <Stack gap={4} miw={0} style={{ flex: 1 }}>
           <Group gap="xs" wrap="wrap">

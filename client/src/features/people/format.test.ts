@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TFunction, TKey } from '../../i18n/keys.ts';
-import { eventLabel, formatAt, formatDay, formatMoney, fromNow, personTitle, propertyText } from './format.ts';
+import { eventLabel, formatAt, formatDay, formatMoney, fromNow, personInitials, personName, personTitle, propertyText } from './format.ts';
 import { timelineReducer, type TimelineState } from './useTimeline.ts';
 
 const t = ((key: TKey) => `[${key}]`) as TFunction;
@@ -34,10 +34,31 @@ describe('labels', () => {
     expect(eventLabel('gd_unknown', t)).toBe('gd_unknown');
   });
 
-  it('names a person by customer id, then e-mail, else anonymous', () => {
+  it('names a person by their name, then customer id, then e-mail, else anonymous', () => {
+    expect(personTitle({ customerId: '10023', email: 'a@b.c', attributes: { first_name: 'Ana', last_name: 'López' } }, t)).toBe('Ana López');
     expect(personTitle({ customerId: 'c1', email: 'a@b.c' }, t)).toBe('c1');
+    expect(personTitle({ customerId: 'c1', email: 'a@b.c', attributes: { plan: 'gold', name: '  ' } }, t)).toBe('c1');
     expect(personTitle({ customerId: null, email: 'a@b.c' }, t)).toBe('a@b.c');
     expect(personTitle({ customerId: null, email: null }, t)).toBe('[people.search.anonymous]');
+  });
+
+  it('reads a name from the usual profile attributes', () => {
+    expect(personName({ name: ' María  José Pérez ' })).toBe('María José Pérez');
+    expect(personName({ fullName: 'Li Wei', first_name: 'X' })).toBe('Li Wei');
+    expect(personName({ first_name: 'Ana' })).toBe('Ana');
+    expect(personName({ givenName: 'Ana', surname: 'Ruiz' })).toBe('Ana Ruiz');
+    expect(personName({ name: 42, last_name: 'Ruiz' })).toBe('Ruiz');
+    expect(personName({ plan: 'gold' })).toBeNull();
+    expect(personName(undefined)).toBeNull();
+  });
+
+  it("puts the name's initials on the avatar, else the e-mail's, else nothing (the person icon): never a customer id's digits", () => {
+    expect(personInitials({ customerId: '10023', email: 'x@y.z', attributes: { first_name: 'Ana', last_name: 'López' } })).toBe('AL');
+    expect(personInitials({ customerId: '10023', email: null, attributes: { name: '🦊 Zorro' } })).toBe('🦊Z');
+    expect(personInitials({ customerId: '10023', email: 'maria.garcia@example.com' })).toBe('MG');
+    expect(personInitials({ customerId: '10023', email: '10023@shop.example' })).toBe('');
+    expect(personInitials({ customerId: '10023', email: null })).toBe('');
+    expect(personInitials({ customerId: null, email: null, attributes: { name: '—' } })).toBe('');
   });
 
   it('formats money and property values', () => {

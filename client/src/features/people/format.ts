@@ -1,6 +1,14 @@
 /**
  * Pure helpers of the people screens: dates in the app's time zone and the user's language
- * (dayjs), a person's display name, and event labels (built-in events get their i18n label).
+ * (dayjs), a person's display name and avatar initials, and event labels (built-in events get
+ * their i18n label).
+ *
+ * A person's name: the spec's user fields have none, so apps send it as free profile attributes.
+ * `personName` reads the usual keys: a whole name (`name`, `full_name`, `display_name`, camelCase
+ * too), else first and last names (`first_name`/`given_name` + `last_name`/`family_name`/`surname`,
+ * what the demo data sends). The name titles the profile, with the customer id as secondary text;
+ * the avatar shows its initials, else the e-mail's, else Mantine's generic person icon, never
+ * a customer id's digits. Search results carry no attributes: their avatars use the e-mail.
  */
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
@@ -12,6 +20,7 @@ import 'dayjs/locale/es';
 import { SCREEN_EVENT, builtInEventKey } from '@gd/shared/behaviour/events';
 import { localeFor, type Language } from '@gd/shared/language';
 import type { TFunction } from '../../i18n/keys.ts';
+import { emailInitials, initials } from '../../ui/initials.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -56,9 +65,38 @@ export function formatDay(day: string | null | undefined, lang: Language): strin
   return d.isValid() ? d.locale(dayjsLocale(lang)).format('ll') : day;
 }
 
-/** Who a person is, for titles: customer id, else e-mail, else "Anonymous". */
-export function personTitle(p: { customerId: string | null; email: string | null }, t: TFunction): string {
-  return p.customerId ?? p.email ?? t('people.search.anonymous');
+const WHOLE_NAME = ['name', 'full_name', 'fullName', 'display_name', 'displayName'];
+const FIRST_NAME = ['first_name', 'firstName', 'given_name', 'givenName'];
+const LAST_NAME = ['last_name', 'lastName', 'family_name', 'familyName', 'surname'];
+
+function firstText(attributes: Record<string, unknown>, keys: readonly string[]): string | null {
+  for (const key of keys) {
+    const value = attributes[key];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim().replace(/\s+/g, ' ');
+  }
+  return null;
+}
+
+/** The person's name from their profile attributes, when the app sends one. */
+export function personName(attributes: Record<string, unknown> | null | undefined): string | null {
+  if (!attributes) return null;
+  const whole = firstText(attributes, WHOLE_NAME);
+  if (whole) return whole;
+  const parts = [firstText(attributes, FIRST_NAME), firstText(attributes, LAST_NAME)].filter(Boolean);
+  return parts.length ? parts.join(' ') : null;
+}
+
+interface Who { customerId: string | null; email: string | null; attributes?: Record<string, unknown> | null }
+
+/** Who a person is, for titles: their name, else customer id, else e-mail, else "Anonymous". */
+export function personTitle(p: Who, t: TFunction): string {
+  return personName(p.attributes) ?? p.customerId ?? p.email ?? t('people.search.anonymous');
+}
+
+/** A person's avatar text: initials of their name, else of their e-mail, else '' (the generic person icon). */
+export function personInitials(p: Who): string {
+  const name = personName(p.attributes);
+  return (name ? initials(name) : '') || (p.email ? emailInitials(p.email) : '');
 }
 
 /** An event name as people read it: the label of a built-in event, else the name itself. */

@@ -48,6 +48,7 @@ export const peopleEn = {
       merged: 'Person #{{id}} was anonymous and was merged into this person when they identified.',
       uninstalled: 'Uninstalled',
       inactive: 'Inactive',
+      customerId: 'Customer id {{id}}',
       tabs: { overview: 'Profile', timeline: 'Events', devices: 'Devices', messages: 'Messages' },
       facts: {
         firstSeen: 'First seen',

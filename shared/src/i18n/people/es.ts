@@ -48,6 +48,7 @@ export const peopleEs: Widen<typeof peopleEn> = {
       merged: 'La persona n.º {{id}} era anónima y se fusionó con esta al identificarse.',
       uninstalled: 'Desinstalada',
       inactive: 'Inactiva',
+      customerId: 'Customer id {{id}}',
       tabs: { overview: 'Perfil', timeline: 'Eventos', devices: 'Dispositivos', messages: 'Mensajes' },
       facts: {
         firstSeen: 'Visto por primera vez',
