@@ -87,11 +87,13 @@ test('a journey with a problem cannot be launched; once fixed it launches, and a
   const refused = await page.request.post(`/api/apps/${appId}/journeys/${journeyId}/launch`, { headers: { 'x-csrf-token': csrf } });
   expect(await refused.json()).toMatchObject({ status: 'KO', code: 10001, details: [{ path: 'steps.source.eventIds', message: 'source_events_missing' }] });
 
-  // Fixed: the entry gets an event; the launch goes through and the journey is live.
+  // Fixed: the entry gets an event, picked from the app's events (built-in ones by their names);
+  // the launch goes through and the journey is live.
   await page.locator('.react-flow__node[data-id="source"]').click();
-  const events = page.getByTestId('step-inspector').getByRole('combobox', { name: 'Events' });
-  await events.fill('app_open');
-  await events.press('Enter');
+  const events = page.getByTestId('step-inspector').getByTestId('events-picker');
+  await events.click();
+  await events.fill('Insta');
+  await page.getByRole('option', { name: 'Install', exact: true }).click();
   await expect(launch).toHaveAttribute('data-problems', '0');
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'online');
   await expect(launch).not.toHaveAttribute('aria-disabled', 'true');

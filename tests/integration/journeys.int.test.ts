@@ -7,7 +7,7 @@ import * as Y from 'yjs';
 import { DOC_SUMMARY_CHANGED, ErrorCode, applyJourneyToDoc, journeyFingerprint, journeyFromDoc, normalizeJourney, updateStep, type JourneyStep } from '@gd/shared';
 import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
 import { remoteLiveDocs } from '../../api-server/src/features/journeys/liveDocs.ts';
-import { STRONG_PASSWORD, TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
+import { STRONG_PASSWORD, TestClient, ingest, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
 import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
 interface Summary { id: string; name: string; status: string; docName: string; liveVersion: number | null; draftChanged: boolean }
@@ -57,7 +57,11 @@ beforeAll(async () => {
     announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
   };
   owner = await registerAccount(api);
-  appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Journeys', os: 'iOS' })).app.id;
+  const created = (await owner.client.ok<{ app: { id: string; appKey: string } }>('createApp', { name: 'Journeys', os: 'iOS' })).app;
+  appId = created.id;
+  // The events the journeys below start on are in the app's catalogue (launch refuses others).
+  const events = ['purchase', 'register', 'refund', 'cart_abandoned', 'other'].map((name, i) => ({ id: `seed-${i}`, name, time: new Date().toISOString() }));
+  await ingest(api, created.appKey, 'ingestBatch', { device: { id: 'journeys-seed-device' }, events });
 });
 afterAll(async () => {
   for (const d of docs) d.destroy();
@@ -119,6 +123,33 @@ describe('journeys', () => {
     expect(current.journeys.map((j) => j.id)).not.toContain(journey.id);
     const all = await owner.client.raw('GET', `/apps/${appId}/journeys?scope=all`);
     expect((all.body.journeys as Summary[]).find((j) => j.id === journey.id)?.status).toBe('stopped');
+  });
+
+  it('launch refuses what the app does not have: an audience id, an event outside the catalogue, an audience a condition names', async () => {
+    const { app } = await owner.client.ok<{ app: { id: string; appKey: string } }>('createApp', { name: 'References', os: 'Android' }, {});
+    const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'On references' }, { appId: app.id });
+    const doc = await openDoc(owner.client, journey.docName);
+    const launch = () => owner.client.call('launchJourney', undefined, { appId: app.id, journeyId: journey.id });
+    const details = async () => ((await launch()).body.details as { path: string; message: string }[] | undefined) ?? [];
+
+    // An event the app never sent nor defined.
+    await editSource(doc, (s) => ({ ...s, eventIds: ['never_sent'] } as JourneyStep));
+    expect(await details()).toEqual([{ path: 'steps.source.eventIds', message: 'event_not_found' }]);
+    // Once the app has sent it, it is in the catalogue; built-in events always are.
+    await ingest(api, app.appKey, 'ingestBatch', { device: { id: 'ref-device-0001' }, events: [{ id: 'r-1', name: 'never_sent', time: new Date().toISOString() }] });
+    await editSource(doc, (s) => ({ ...s, eventIds: ['never_sent', 'gd_install'] } as JourneyStep));
+    expect((await launch()).body).toMatchObject({ status: 'OK', version: 1 });
+
+    // An audience entry on an audience id that does not exist ("Android" was typed by hand).
+    await editSource(doc, (s) => ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId: 'Android' } as JourneyStep));
+    expect(await details()).toEqual([{ path: 'steps.source.audienceId', message: 'audience_not_found' }]);
+    const { audience } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Real audience', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId: app.id });
+    await editSource(doc, (s) => ({ ...s, audienceId: audience.id } as JourneyStep));
+    expect((await launch()).body).toMatchObject({ status: 'OK', version: 2 });
+    // Another app's audience does not exist here.
+    const { audience: foreign } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Elsewhere', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId });
+    await editSource(doc, (s) => ({ ...s, audienceId: foreign.id } as JourneyStep));
+    expect(await details()).toEqual([{ path: 'steps.source.audienceId', message: 'audience_not_found' }]);
   });
 
   it('clone forks the live content into a new document', async () => {

@@ -37,6 +37,10 @@ export const JourneyViolationCode = z.enum([
   'source_audience_missing',
   'source_audience_segment_invalid',
   'tag_missing',
+  // References (references.ts): what the journey names must exist in the app.
+  'audience_not_found',
+  'event_not_found',
+  'segment_reference_missing',
   // Graph checks (launch and approval).
   'entry_missing',
   'entry_multiple',

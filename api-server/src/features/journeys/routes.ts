@@ -16,6 +16,7 @@ import { signJwt } from '../auth/accessToken.ts';
 import { findUserInAccount } from '../accounts/repository.ts';
 import * as repo from './repository.ts';
 import { findSegment } from '../segments/repository.ts';
+import { missingReferences } from './references.ts';
 
 const nameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A journey with that name already exists in this app', [{ path: 'name', message: 'Name already in use' }]);
 const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this journey');
@@ -153,6 +154,14 @@ export function journeyRoutes(router: Router, deps: Deps): void {
       // details: `steps.<stepId>.<field path>` (or `journey` for graph problems) and the violation code.
       return fail(ErrorCode.MANDATORY, `The journey has ${violations.length} problem(s) and cannot be launched`,
         violations.map((v) => ({ path: [v.stepId ? `steps.${v.stepId}` : 'journey', ...v.path].join('.'), message: v.code })));
+    }
+    // What it names must exist: audiences, events, and what the conditions of audience entries and
+    // splits name (shared journey/references.ts; the editor shows the same problems on the steps).
+    const missing = await missingReferences(db, app.id, journey);
+    if (missing.length > 0) {
+      doc.destroy();
+      return fail(ErrorCode.MANDATORY, `The journey names ${missing.length} thing(s) this app does not have and cannot be launched`,
+        missing.map((v) => ({ path: [v.stepId ? `steps.${v.stepId}` : 'journey', ...v.path].join('.'), message: v.code })));
     }
     // Launched only as reviewed: a journey changed since (by anyone) is reviewed again.
     if (body.reviewed !== undefined && body.reviewed !== (await journeyFingerprint(journey))) {

@@ -40,6 +40,8 @@ import { usePeerNames } from '../../sync/usePeerNames.ts';
 import { RemovedStepNotice } from './RemovedStepNotice.tsx';
 import { useRemovedWhileOpen } from './useRemovedWhileOpen.ts';
 import type { JourneyStep } from '@gd/shared/journey/model';
+import { referenceViolations } from '@gd/shared/journey/references';
+import { useSegmentOptions } from '../segments/useSegmentOptions.ts';
 
 const INSPECTOR_WIDTH = 340;
 
@@ -114,7 +116,16 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const { t } = useT();
   const collab = useCollabDoc(docName);
   const readOnly = !collab.canWrite;
-  const { journey, layout, violations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab);
+  const { journey, layout, violations: ruleViolations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab);
+  // What the journey names must exist in the app: checked against the lists once loaded (launch
+  // checks again with the database), shown on the steps like any other problem.
+  const options = useSegmentOptions();
+  const { knownAudiences, knownEvents } = options;
+  const violations = useMemo(() => {
+    if (!knownAudiences && !knownEvents) return ruleViolations;
+    const missing = referenceViolations(journey, { audienceExists: (id) => !knownAudiences || knownAudiences.has(id), eventExists: (name) => !knownEvents || knownEvents.has(name) });
+    return missing.length === 0 ? ruleViolations : [...ruleViolations, ...missing];
+  }, [journey, ruleViolations, knownAudiences, knownEvents]);
   const { peers, setLocalPresence } = usePresence(collab.awareness, collab.access === 'write');
   const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite, keepStepsConnected);
   const names = usePeerNames(collab.awareness);

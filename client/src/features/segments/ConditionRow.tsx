@@ -26,8 +26,9 @@ export interface ConditionRowProps {
   /** Other people working on this row now. */
   peers: readonly Peer[];
   onChange: (patch: Partial<SegmentCondition>) => void;
-  onRemove: () => void;
-  onFocusChange: (focused: boolean) => void;
+  /** Without it the row has no remove button (a journey step's one condition). */
+  onRemove?: () => void;
+  onFocusChange?: (focused: boolean) => void;
 }
 
 export function ConditionRow({ nodeKey, index, c, problems, readOnly, options, peers, onChange, onRemove, onFocusChange }: ConditionRowProps) {
@@ -51,9 +52,9 @@ export function ConditionRow({ nodeKey, index, c, problems, readOnly, options, p
       role="group"
       aria-label={label}
       style={peer ? { borderColor: peer.color, boxShadow: `0 0 0 1px ${peer.color}` } : undefined}
-      onFocusCapture={() => onFocusChange(true)}
+      onFocusCapture={() => onFocusChange?.(true)}
       onBlurCapture={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget)) onFocusChange(false);
+        if (!e.currentTarget.contains(e.relatedTarget)) onFocusChange?.(false);
       }}
     >
       <Stack gap={6}>
@@ -122,7 +123,7 @@ export function ConditionRow({ nodeKey, index, c, problems, readOnly, options, p
               </Tooltip>
             )}
           </Group>
-          {!readOnly && (
+          {!readOnly && onRemove && (
             <Tooltip label={t('segments.editor.removeCondition')} withArrow>
               <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`${t('segments.editor.removeCondition')} ${index}`} onClick={onRemove} data-testid="remove-condition">
                 <IconTrash size={16} />

@@ -25,6 +25,10 @@ export interface SegmentOptions {
   journeys: Option[];
   /** The tags list loaded (tag conditions can be checked against it). */
   tagsKnown: boolean;
+  /** The app's audience ids, once loaded (null: not known, nothing can be checked against it). */
+  knownAudiences: ReadonlySet<string> | null;
+  /** The app's custom event names, hidden ones included, once the catalogue is loaded. */
+  knownEvents: ReadonlySet<string> | null;
   tagType: (tagId: string) => TagValueType | undefined;
 }
 
@@ -62,6 +66,8 @@ export function useSegmentOptions(): SegmentOptions {
       audiences: (audiences.data?.audiences ?? []).map((a) => ({ value: a.id, label: a.name })),
       journeys: (journeys.data?.journeys ?? []).map((j) => ({ value: j.id, label: j.name })),
       tagsKnown: tags.data !== undefined,
+      knownAudiences: audiences.data ? new Set(audiences.data.audiences.map((a) => a.id)) : null,
+      knownEvents: catalogue.data ? new Set(catalogue.data.custom.map((e) => e.name)) : null,
       tagType: (id: string) => types.get(id),
     };
   }, [catalogue.data, tags.data, audiences.data, journeys.data, t]);

@@ -6,6 +6,7 @@ import { useT } from '../../../i18n/useT.ts';
 import { pathLabelText } from '../canvas/labels.ts';
 import { pathLabel } from '../canvas/toFlow.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
+import { EventPicker } from './Pickers.tsx';
 import { useFieldError, useFieldErrors, type Patch } from './context.ts';
 import { DraftNumberInput, DraftTextInput } from './draft.tsx';
 import { DurationField } from './DurationField.tsx';
@@ -62,7 +63,7 @@ function PathFields({ step, index, interactions, patch }: Omit<Props, 'onAddPath
       );
     case 'flowEvent':
       if (last) return otherwise;
-      return <DraftTextInput label={t('journeyEditor.inspector.eventId')} value={path.eventId ?? ''} error={eventError} onCommit={(v) => set((p) => ({ ...p, eventId: v.trim() === '' ? null : v.trim() }))} />;
+      return <EventPicker value={path.eventId ?? null} error={eventError} onChange={(eventId) => set((p) => ({ ...p, eventId }))} />;
     case 'flowSplit':
       if (last) return otherwise;
       return (

@@ -1,10 +1,10 @@
-/** Entry steps: an audience (id, or a segment's first condition) or the events that start the journey. */
-import { Radio, Stack, TagsInput } from '@mantine/core';
+/** Entry steps: an audience (picked from the app's, or a segment's first condition) or the events that start the journey (picked from its catalogue). */
+import { Radio, Stack } from '@mantine/core';
 import type { JourneyStep, StepOf } from '@gd/shared/journey/model';
 import { useT } from '../../../i18n/useT.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
 import { useFieldError, type Patch } from './context.ts';
-import { DraftTextInput } from './draft.tsx';
+import { AudiencePicker, EventsPicker } from './Pickers.tsx';
 import { withFirstCondition } from './segmentCondition.ts';
 import { switchSourceKind } from './stepEdits.ts';
 
@@ -42,12 +42,7 @@ export function AudienceFields({ step, patch }: { step: StepOf<'sourceAudience'>
   const segmentError = useFieldError(['segment']);
   return (
     <>
-      <DraftTextInput
-        label={t('journeyEditor.inspector.audienceId')}
-        value={step.audienceId ?? ''}
-        error={audienceError}
-        onCommit={(v) => patch((s) => ({ ...s, audienceId: v.trim() === '' ? null : v.trim() }))}
-      />
+      <AudiencePicker value={step.audienceId ?? null} error={audienceError} onChange={(id) => patch((s) => ({ ...s, audienceId: id }))} />
       <ConditionEditor
         label={t('journeyEditor.inspector.segmentOr')}
         segment={step.segment}
@@ -59,18 +54,6 @@ export function AudienceFields({ step, patch }: { step: StepOf<'sourceAudience'>
 }
 
 export function EventsFields({ step, patch }: { step: StepOf<'sourceEvents'>; patch: Patch<StepOf<'sourceEvents'>> }) {
-  const { t } = useT();
   const error = useFieldError(['eventIds']);
-  return (
-    <TagsInput
-      label={t('journeyEditor.inspector.eventIds')}
-      description={t('journeyEditor.inspector.eventIdsHint')}
-      value={step.eventIds}
-      splitChars={[',']}
-      acceptValueOnBlur
-      clearable
-      error={error}
-      onChange={(eventIds) => patch((s) => ({ ...s, eventIds: eventIds.map((e) => e.trim()).filter(Boolean) }))}
-    />
-  );
+  return <EventsPicker values={step.eventIds} error={error} onChange={(eventIds) => patch((s) => ({ ...s, eventIds }))} />;
 }

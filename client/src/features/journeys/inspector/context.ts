@@ -46,3 +46,6 @@ export function useStepPatch<S extends JourneyStep>(step: S, onChange: (step: Jo
     change.current(next);
   }, []);
 }
+
+/** Whether the inspected step can be changed here. */
+export const useInspectorReadOnly = (): boolean => useContext(InspectorContext).readOnly;
