@@ -36,6 +36,12 @@ describe('server failures on forms', () => {
     expect(formError).toBe(error);
   });
 
+  it('shows the field\'s own reason, translated, rather than the code\'s generic text (a refused private address is not "fill in the required fields")', () => {
+    const error = new ApiError(10001, 'source.httpsFileUrl: the address is private', [{ path: 'source.httpsFileUrl', message: 'private_address' }]);
+    const issueText = (code: string) => (code === 'private_address' ? 'imports.issue.private_address' : undefined);
+    expect(splitFailure(error, t, ['source.httpsFileUrl'], issueText).fieldErrors).toEqual({ 'source.httpsFileUrl': 'imports.issue.private_address' });
+  });
+
   it('shows a failure without field details as a form error', () => {
     const error = new ApiError(10010, 'Wrong e-mail or password');
     expect(splitFailure(error, t, ['email'])).toEqual({ fieldErrors: {}, formError: error });

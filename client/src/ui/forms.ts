@@ -49,13 +49,14 @@ export function schemaValidator<V>(schema: z.ZodType, t: TFunction, messages: Pa
  * Split a failure into field errors (for fields the form has) and a form-level error. A single
  * field detail with a catalogued code gets the localized text of that code.
  */
-export function splitFailure(error: unknown, t: TFunction, fields: readonly string[]): { fieldErrors: Record<string, string>; formError: unknown } {
+export function splitFailure(error: unknown, t: TFunction, fields: readonly string[], issueText?: (message: string) => string | undefined): { fieldErrors: Record<string, string>; formError: unknown } {
   if (!(error instanceof ApiError) || error.details.length === 0) return { fieldErrors: {}, formError: error };
   const known = error.details.filter((d) => fields.includes(d.path));
   if (known.length === 0) return { fieldErrors: {}, formError: error };
   const key = `errors.${String(error.code)}`;
   const single = known.length === 1 && error.details.length === 1 && hasKey(key);
   const fieldErrors: Record<string, string> = {};
-  for (const d of known) fieldErrors[d.path] ??= single ? t(key as TKey) : d.message;
+  // The field's own reason first (a code the form translates), then the code's catalogue text.
+  for (const d of known) fieldErrors[d.path] ??= issueText?.(d.message) ?? (single ? t(key as TKey) : d.message);
   return { fieldErrors, formError: known.length === error.details.length ? null : error };
 }

@@ -238,7 +238,8 @@ describe('private addresses', () => {
       const answer = await client.call('createImportTask', {
         name: 'Loopback', source: { type: 'https', httpsIdType: 'customerId', httpsFileUrl: `${https.url}/people.csv` },
       }, { appId: app.id });
-      expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'source.httpsFileUrl', message: expect.stringContaining('private address') as string }] });
+      expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'source.httpsFileUrl', message: 'private_address' }] });
+      expect(answer.body.message).toContain('file addresses must be public');
       const urlAnswer = await client.call('createImportTask', { name: 'Loopback csv url', source: { type: 'csv', csvFileURL: `ftp://127.0.0.1:${ftp.port}/people.csv` } }, { appId: app.id });
       expect(urlAnswer.body).toMatchObject({ status: 'KO', details: [{ path: 'source.csvFileURL' }] });
     } finally {

@@ -43,7 +43,10 @@ function hostsOf(source: ImportSourceInput): { path: string; host: string }[] {
   }
 }
 
-/** Problems with the addresses a source names: private ones, or hosts that do not resolve. */
+/**
+ * Problems with the addresses a source names, as field issues with a code: `private_address`, or
+ * `host_not_found` (a host that does not resolve). ISSUE_TEXT says them in English.
+ */
 export async function addressProblems(hosts: readonly { path: string; host: string }[], net: ImportNet): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   for (const { path, host } of hosts) {
@@ -51,10 +54,17 @@ export async function addressProblems(hosts: readonly { path: string; host: stri
       await resolvePublic(host, net.allowPrivate);
     } catch (error) {
       if (!(error instanceof ImportFailure)) throw error;
-      issues.push({ path, message: error.message.replace(/^CopyImportFileError: /, '') });
+      // A code the client translates (imports.issue.*); the answer's message says it in English.
+      issues.push({ path, message: /private address/.test(error.message) ? 'private_address' : 'host_not_found' });
     }
   }
   return issues;
 }
 
 export const sourceAddressProblems = (source: ImportSourceInput, net: ImportNet) => addressProblems(hostsOf(source), net);
+
+/** The English of the address issue codes, for the KO answer's message. */
+export const ISSUE_TEXT: Readonly<Record<string, string>> = {
+  private_address: 'the address is private; file addresses must be public',
+  host_not_found: 'the host could not be resolved',
+};

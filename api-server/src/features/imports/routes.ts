@@ -15,7 +15,7 @@ import { tx, type Queryable } from '../../db/pool.ts';
 import { wakeJobRunners } from '../../jobs/runner.ts';
 import { FileTooLarge, deleteFile, storeStream } from '../../jobs/storedFiles.ts';
 import * as segments from '../segments/repository.ts';
-import { addressProblems, importNet, sourceAddressProblems } from './netConfig.ts';
+import { ISSUE_TEXT, addressProblems, importNet, sourceAddressProblems } from './netConfig.ts';
 import * as repo from './repository.ts';
 import { clearRows } from './resolve.ts';
 import { settleAudience } from './run.ts';
@@ -23,7 +23,7 @@ import { sealSecrets } from './secretBox.ts';
 
 const noTask = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this import task');
 const noIntegration = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this integration');
-const invalid = (details: FieldIssue[]) => fail(ErrorCode.MANDATORY, details.map((d) => d.message).join('; '), details);
+const invalid = (details: FieldIssue[]) => fail(ErrorCode.MANDATORY, details.map((d) => `${d.path}: ${ISSUE_TEXT[d.message] ?? d.message}`).join('; '), details);
 const busy = () => conflict('The import is running; wait for it to end (or delete it)');
 
 /** The stored config: the source without its write-only parts. */

@@ -13,6 +13,8 @@ import type { AudienceSummary } from '@gd/shared/schemas/segments';
 import { api } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
+import { hasKey } from '../../i18n/i18n.ts';
+import type { TKey } from '../../i18n/keys.ts';
 import { usePermissions } from '../../session/permissions.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { FormError } from '../../ui/FormError.tsx';
@@ -88,7 +90,7 @@ export function ImportDialog({ appId, task, audiences, onClose, onSaved }: Impor
       onSaved(saved, !!file);
     } catch (error) {
       const mapped = error instanceof ApiError ? new ApiError(error.code, error.message, error.details.map((d) => ({ ...d, path: fieldOf(d.path) }))) : error;
-      const { fieldErrors, formError } = splitFailure(mapped, t, FORM_FIELDS);
+      const { fieldErrors, formError } = splitFailure(mapped, t, FORM_FIELDS, (code) => (hasKey(`imports.issue.${code}`) ? t(`imports.issue.${code}` as TKey) : undefined));
       form.setErrors(fieldErrors);
       setFailure(formError);
     }

@@ -88,6 +88,15 @@ export function errorNameLabel(t: ReturnType<typeof useT>['t'], name: string): s
   return hasKey(key) ? t(key as TKey) : name;
 }
 
+/**
+ * What to do about a failure, in the user's language, when the error has a hint (a CSV syntax
+ * error: the parser's own English text stays in the tooltip); else null (the server's message).
+ */
+export function errorHint(t: ReturnType<typeof useT>['t'], name: string | null): string | null {
+  const key = `imports.errorHint.${name ?? ''}`;
+  return name && hasKey(key) ? t(key as TKey) : null;
+}
+
 function ProgressCell({ task, progress }: { task: ImportTask; progress: TaskProgress }) {
   const { t, lang } = useT();
   const n = (v: number) => v.toLocaleString(lang);
@@ -100,7 +109,7 @@ function ProgressCell({ task, progress }: { task: ImportTask; progress: TaskProg
             {task.errorName ? errorNameLabel(t, task.errorName) : t('imports.status.error')}
             {task.errorLine !== null && ` · ${t('imports.errorLine', { line: n(task.errorLine) })}`}
           </Text>
-          <Text size="xs" c="dimmed" truncate="end">{task.errorMessage ?? task.errorName ?? ''}</Text>
+          <Text size="xs" c="dimmed" truncate="end">{errorHint(t, task.errorName) ?? task.errorMessage ?? task.errorName ?? ''}</Text>
         </Stack>
       </Tooltip>
     );

@@ -50,6 +50,13 @@ export const importsEn = {
       retrying: 'Retrying soon · try {{attempt}} of {{max}}',
     },
     errorLine: 'line {{line}}',
+    issue: {
+      private_address: 'This address is private (a local network or this server). File addresses must be public.',
+      host_not_found: 'This host could not be found. Check the address.',
+    },
+    errorHint: {
+      CsvSyntaxError: 'Check the quotes and the number of columns on that line.',
+    },
     errorName: {
       CopyImportFileError: 'The file could not be read',
       CsvSyntaxError: 'The file is not valid CSV',

@@ -53,6 +53,13 @@ export const importsEs: Widen<typeof importsEn> = {
       retrying: 'Se reintentará · intento {{attempt}} de {{max}}',
     },
     errorLine: 'línea {{line}}',
+    issue: {
+      private_address: 'Esta dirección es privada (una red local o este servidor). Las direcciones de los ficheros deben ser públicas.',
+      host_not_found: 'No se encontró este servidor. Revisa la dirección.',
+    },
+    errorHint: {
+      CsvSyntaxError: 'Revisa las comillas y el número de columnas de esa línea.',
+    },
     errorName: {
       CopyImportFileError: 'No se pudo leer el archivo',
       CsvSyntaxError: 'El archivo no es un CSV válido',
