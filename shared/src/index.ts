@@ -13,3 +13,4 @@ export * from './journey/index.ts';
 export * from './message/index.ts';
 export * from './docs/index.ts';
 export * from './behaviour/index.ts';
+export * from './people/name.ts';

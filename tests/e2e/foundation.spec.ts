@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { linkIn, waitForMail } from '../support/mail.ts';
+import { MANAGER, signIn } from '../support/people.ts';
 
 const suffix = Date.now().toString(36);
 const owner = { name: 'Olivia Owner', email: `owner.${suffix}@e2e.example.com`, password: 'Owner-Pass-2026!' };
@@ -111,4 +112,14 @@ test('a wrong password is refused, and throttling engages after repeated failure
   await page.getByLabel('Password', { exact: true }).fill('Demo-pass-2026!');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('form-error')).toContainText('Too many failed sign-in attempts');
+});
+
+test('a signed-in person opening the sign-in or register page goes home, in their language', async ({ browser }) => {
+  const { page, context } = await signIn(browser, MANAGER.email);
+  for (const [path, home] of [['/login', /^\/(?!login|register)/], ['/register', /^\/(?!login|register)/], ['/es/login', /^\/es(\/|$)(?!login)/]] as const) {
+    await page.goto(path);
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(home);
+    await expect(page.getByRole('button', { name: /sign in|iniciar sesión/i })).toHaveCount(0);
+  }
+  await context.close();
 });

@@ -1,11 +1,13 @@
 /**
  * Route table. Public pages (sign-in family) and the signed-in shell are lazy chunks, so the
  * login page loads only what it needs. Paths work with and without a language segment (the
- * segment is the router's basename, see i18n/LanguageRouter).
+ * segment is the router's basename, see i18n/LanguageRouter). /login and /register send a person
+ * who arrived signed in home (features/auth/SignedOutOnly.tsx, a small guard kept in this chunk).
  */
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { ROUTES } from '@gd/shared/routes';
+import { SignedOutOnly } from '../features/auth/SignedOutOnly.tsx';
 import { RequireSession } from '../session/RequireSession.tsx';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { PageLoader } from '../ui/Loading.tsx';
@@ -28,8 +30,10 @@ export function AppRoutes() {
       <Suspense fallback={<PageLoader fullScreen />}>
         <Routes>
           <Route element={<AuthLayout />}>
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/register" element={<RegisterPage />} />
+            <Route element={<SignedOutOnly />}>
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/register" element={<RegisterPage />} />
+            </Route>
             <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             <Route path="/auto-login" element={<AutoLoginPage />} />
             <Route path="/logout" element={<LogoutPage />} />

@@ -101,30 +101,94 @@ export const TestDevice = z.object({
 });
 export type TestDevice = z.infer<typeof TestDevice>;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const OAID_HEX_PATTERN = /^[0-9a-f]{16,64}$/i;
+/** Only zeros (and dashes): the id of no device in particular. */
+const ZERO_PATTERN = /^[0-]+$/;
+
 /**
- * The format of each device id type: IDFA, IDFV and GAID are UUIDs; an OAID is a UUID or 16 to 64
- * hexadecimal digits; `auto` (the SDK's install id) any id of letters, digits and : _ . -.
+ * Why a test device id does not fit its type (SPEC.md section 3: idfa, idfv, gaid, oaid, auto);
+ * the client translates these codes, the API answers 10001 (MANDATORY) with the English text of
+ * `deviceIdProblemText` on `deviceId`.
  */
-export function deviceIdProblem(idType: z.infer<typeof DeviceIdType>, deviceId: string): string | null {
+export type DeviceIdProblem = 'not_uuid' | 'not_oaid' | 'zero';
+
+/**
+ * The format of each device id type. Decisions (the spec names the types only):
+ * - IDFA and IDFV (iOS `UUID.uuidString`) and GAID (Android `AdvertisingIdClient`) are UUIDs,
+ *   8-4-4-4-12 hexadecimal digits. Any letter case is accepted, since ids are copied from logs and
+ *   tools that print them either way; the stored form is the platform's own (see `canonicalDeviceId`).
+ * - OAID (MSA, Huawei/Xiaomi/OPPO/vivo phones) has no single format: a UUID or 16 to 64
+ *   hexadecimal digits, whatever the vendor prints.
+ * - The all-zero id is refused for every one of those types: it is what a phone reports when the
+ *   person limits ad tracking (IDFA, GAID, OAID), shared by every such phone, so it names no device.
+ * - `auto` (the SDK's install id) is any id of letters, digits and : _ . - (`TestDeviceInput`).
+ */
+export function deviceIdProblem(idType: z.infer<typeof DeviceIdType>, deviceId: string): DeviceIdProblem | null {
   switch (idType) {
     case 'idfa':
     case 'idfv':
     case 'gaid':
-      return UUID_PATTERN.test(deviceId) ? null : `An ${idType.toUpperCase()} is a UUID: 8-4-4-4-12 hexadecimal digits, like 6D92078A-8246-4BA4-AE5B-76104861E7DC`;
+      if (!UUID_PATTERN.test(deviceId)) return 'not_uuid';
+      return ZERO_PATTERN.test(deviceId) ? 'zero' : null;
     case 'oaid':
-      return UUID_PATTERN.test(deviceId) || /^[0-9a-f]{16,64}$/i.test(deviceId) ? null : 'An OAID is a UUID or 16 to 64 hexadecimal digits';
-    default:
+      if (!UUID_PATTERN.test(deviceId) && !OAID_HEX_PATTERN.test(deviceId)) return 'not_oaid';
+      return ZERO_PATTERN.test(deviceId) ? 'zero' : null;
+    case 'auto':
       return null;
+    default: {
+      const never: never = idType;
+      return never;
+    }
   }
 }
+
+/** The API's (English) text of a device id problem; the client shows its own translation. */
+export function deviceIdProblemText(idType: z.infer<typeof DeviceIdType>, problem: DeviceIdProblem): string {
+  const type = idType.toUpperCase();
+  switch (problem) {
+    case 'not_uuid':
+      return `An ${type} is a UUID: 8-4-4-4-12 hexadecimal digits, like 6D92078A-8246-4BA4-AE5B-76104861E7DC`;
+    case 'not_oaid':
+      return 'An OAID is a UUID or 16 to 64 hexadecimal digits';
+    case 'zero':
+      return `An ID of only zeros is the ${type} of every phone that limits ad tracking, not of one device`;
+    default: {
+      const never: never = problem;
+      return never;
+    }
+  }
+}
+
+/**
+ * A valid device id in the form its platform reports it: IDFA and IDFV upper case (iOS), GAID and
+ * OAID lower case (Android). One device typed in two cases is then one test device (the unique
+ * index on app and device id) and reads as the SDK sends it. `auto` ids are kept as typed.
+ */
+export function canonicalDeviceId(idType: z.infer<typeof DeviceIdType>, deviceId: string): string {
+  switch (idType) {
+    case 'idfa':
+    case 'idfv':
+      return deviceId.toUpperCase();
+    case 'gaid':
+    case 'oaid':
+      return deviceId.toLowerCase();
+    case 'auto':
+      return deviceId;
+    default: {
+      const never: never = idType;
+      return never;
+    }
+  }
+}
+
 export const TestDeviceInput = z.object({
   name: Name,
   idType: DeviceIdType,
   deviceId: z.string().trim().min(4, 'Too short').max(200).regex(/^[A-Za-z0-9:_.-]+$/, 'Letters, digits, colon, dot, dash and underscore only'),
 }).superRefine((input, ctx) => {
   const problem = deviceIdProblem(input.idType, input.deviceId);
-  if (problem) ctx.addIssue({ code: 'custom', path: ['deviceId'], message: problem });
-});
+  if (problem) ctx.addIssue({ code: 'custom', path: ['deviceId'], message: deviceIdProblemText(input.idType, problem), params: { problem } });
+}).transform((input) => ({ ...input, deviceId: canonicalDeviceId(input.idType, input.deviceId) }));
 export type TestDeviceInput = z.infer<typeof TestDeviceInput>;
 
 /** An account-level role (SPEC.md section 7: /user-roles). */

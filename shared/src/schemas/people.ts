@@ -84,7 +84,12 @@ export type PersonProfile = z.infer<typeof PersonProfile>;
 
 /** One search result: who it is, where, and when last seen. */
 export const PersonSummary = PersonProfile.pick({ id: true, customerId: true, email: true, deviceId: true, os: true, country: true, city: true }).extend({
-  /** When any of the person's devices last sent something. */
+  /** The name from the person's profile attributes (shared `personName`), null when none is known. */
+  name: z.string().nullable(),
+  /**
+   * The person's last activity: the latest event time their devices' SDK stamped (never when the
+   * data arrived, migration 012); null before their first event.
+   */
   lastSeenAt: z.string().nullable(),
   match: PeopleMatch,
 });

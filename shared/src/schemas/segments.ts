@@ -59,8 +59,10 @@ export const SamplePerson = z.object({
   id: PersonId,
   customerId: z.string().nullable(),
   email: z.string().nullable(),
+  /** The name from the person's profile attributes (shared `personName`), null when none is known. */
+  name: z.string().nullable(),
   country: z.string().nullable(),
-  /** The latest time one of the person's devices was seen. */
+  /** The person's last activity: the latest event time of their devices (null before their first event). */
   lastSeenAt: Time,
 });
 export type SamplePerson = z.infer<typeof SamplePerson>;

@@ -10,8 +10,25 @@ export type TagKind = z.infer<typeof TagKind>;
 export const TagValueType = z.enum(['text', 'number', 'date']);
 export type TagValueType = z.infer<typeof TagValueType>;
 
-/** Letters, digits, spaces, underscore, dot and hyphen; what an app sends as a key must also fit here. */
-const TagName = z.string().trim().min(1, 'Required').max(64).regex(/^[\p{L}\p{N}_.\- ]+$/u, 'Letters, digits, spaces, _ . - only');
+/**
+ * A tag name's characters: letters (any script), digits, spaces, underscore, dot and hyphen; what
+ * an app sends as a key must also fit here. A refusal names the allowed characters (the API's
+ * English text below; the client says it in the person's language with the characters it found,
+ * `tagNameRefused`).
+ */
+const TAG_NAME_CHARACTER = /^[\p{L}\p{N}_.\- ]$/u;
+export const TAG_NAME_MAX = 64;
+export const TAG_NAME_CHARACTERS_TEXT = 'Use only letters, digits, spaces, underscores (_), dots (.) and hyphens (-)';
+
+/** The characters of a name a tag name may not hold, each once, in the order they appear. */
+export function tagNameRefused(name: string): string[] {
+  const refused = new Set<string>();
+  for (const character of name) if (!TAG_NAME_CHARACTER.test(character)) refused.add(character);
+  return [...refused];
+}
+
+const TagName = z.string().trim().min(1, 'Required').max(TAG_NAME_MAX)
+  .refine((name) => tagNameRefused(name).length === 0, { message: TAG_NAME_CHARACTERS_TEXT, params: { rule: 'tag_name_characters' } });
 
 export const Tag = z.object({
   id: z.string(),

@@ -9,23 +9,39 @@
  * "Last seen" of a person is the latest `last_seen_at` of their devices: the latest event time the
  * SDK sent, never the time data arrived (migration 012). Null for a person with no event yet (only
  * identified or given a profile): such people come after everyone seen, in any order by last seen.
+ *
+ * Names: lists (search, recent people, segment and audience samples) carry the person's name,
+ * computed here with shared `personName` from only the attribute keys it reads
+ * (`nameAttributesSql`), so a list never ships or parses anyone's whole attributes.
  */
 import {
-  PEOPLE_LIMITS, maskPushToken, type PeopleMatch, type PersonDevice, type PersonEventName, type PersonMessage,
+  NAME_ATTRIBUTE_KEYS, PEOPLE_LIMITS, maskPushToken, personName, type PeopleMatch, type PersonDevice, type PersonEventName, type PersonMessage,
   type PersonProfile, type PersonSummary, type PersonSummaryCounts, type PersonTag, type TimelineEvent,
 } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
+/** A text as an SQL string literal (for the constant attribute keys below, never for input). */
+const sqlText = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * The attributes shared `personName` reads, of the `people` row aliased `alias`: a small jsonb
+ * object of at most NAME_ATTRIBUTE_KEYS (keys the person lacks left out). Select it `AS
+ * name_attributes` and read the name with `personName`.
+ */
+export const nameAttributesSql = (alias: string): string =>
+  `jsonb_strip_nulls(jsonb_build_object(${NAME_ATTRIBUTE_KEYS.map((key) => `${sqlText(key)}, ${alias}.attributes -> ${sqlText(key)}`).join(', ')}))`;
+
 interface SummaryRow {
   id: string; customer_id: string | null; email: string | null; device_id: string | null; os: string | null;
-  country: string | null; city: string | null; last_seen_at: Date | null; match: PeopleMatch;
+  country: string | null; city: string | null; name_attributes: Record<string, unknown> | null; last_seen_at: Date | null;
+  match: PeopleMatch;
 }
 
 const toSummary = (r: SummaryRow): PersonSummary => ({
-  id: r.id, customerId: r.customer_id, email: r.email, deviceId: r.device_id, os: r.os, country: r.country,
-  city: r.city, lastSeenAt: iso(r.last_seen_at), match: r.match,
+  id: r.id, customerId: r.customer_id, email: r.email, name: personName(r.name_attributes), deviceId: r.device_id, os: r.os,
+  country: r.country, city: r.city, lastSeenAt: iso(r.last_seen_at), match: r.match,
 });
 
 /**
@@ -72,7 +88,8 @@ WITH RECURSIVE hits(person_id, match, rank) AS (
 ), best AS (
   SELECT DISTINCT ON (person_id) person_id, match, rank FROM resolved ORDER BY person_id, rank
 )
-SELECT p.id::text, p.customer_id, p.email, p.device_id, p.os, p.country, p.city, b.match, ${LAST_SEEN} AS last_seen_at
+SELECT p.id::text, p.customer_id, p.email, p.device_id, p.os, p.country, p.city, ${nameAttributesSql('p')} AS name_attributes,
+       b.match, ${LAST_SEEN} AS last_seen_at
   FROM best b JOIN people p ON p.app_id = $1 AND p.id = b.person_id AND p.merged_into IS NULL
  ORDER BY b.rank, last_seen_at DESC NULLS LAST, p.id DESC
  LIMIT $5`;
@@ -100,7 +117,8 @@ export async function recentPeople(db: Queryable, appId: string, limit: number =
        SELECT person_id, max(last_seen_at) AS last_seen_at FROM devices WHERE app_id = $1
         GROUP BY person_id ORDER BY 2 DESC NULLS LAST, person_id DESC LIMIT $2
      )
-     SELECT p.id::text, p.customer_id, p.email, p.device_id, p.os, p.country, p.city, 'recent' AS match, s.last_seen_at
+     SELECT p.id::text, p.customer_id, p.email, p.device_id, p.os, p.country, p.city, ${nameAttributesSql('p')} AS name_attributes,
+            'recent' AS match, s.last_seen_at
        FROM seen s JOIN people p ON p.app_id = $1 AND p.id = s.person_id AND p.merged_into IS NULL
       ORDER BY s.last_seen_at DESC NULLS LAST, p.id DESC`,
     [appId, limit],

@@ -1,8 +1,9 @@
 /** SQL for segments, audiences and audience members (the evaluation queries are in evaluate.ts). */
 import {
-  Segment, type AudienceSourceType, type AudienceStatus, type AudienceSummary, type SamplePerson, type SegmentSummary, type TagValueType,
+  Segment, personName, type AudienceSourceType, type AudienceStatus, type AudienceSummary, type SamplePerson, type SegmentSummary, type TagValueType,
 } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
+import { nameAttributesSql } from '../people/repository.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Segments
@@ -205,13 +206,17 @@ export async function existingAudiences(db: Queryable, appId: string, ids: reado
   return new Set(rows.map((r) => r.id));
 }
 
-export interface SampleRow { id: string; customer_id: string | null; email: string | null; country: string | null; last_seen_at: Date | null }
+export interface SampleRow {
+  id: string; customer_id: string | null; email: string | null; name_attributes: Record<string, unknown> | null;
+  country: string | null; last_seen_at: Date | null;
+}
 
 /**
- * The columns of a sample person, for `people p`. Last seen: the latest event time of the person's
+ * The columns of a sample person, for `people p`. Name: from only the attribute keys shared
+ * `personName` reads, as on the people screen. Last seen: the latest event time of the person's
  * devices, as on the people screen (null before their first event; migration 012).
  */
-export const SAMPLE_COLUMNS = `p.id::text AS id, p.customer_id, p.email, p.country,
+export const SAMPLE_COLUMNS = `p.id::text AS id, p.customer_id, p.email, ${nameAttributesSql('p')} AS name_attributes, p.country,
   (SELECT max(d.last_seen_at) FROM devices d WHERE d.app_id = p.app_id AND d.person_id = p.id) AS last_seen_at`;
 
 export async function memberSample(db: Queryable, appId: string, audienceId: string, limit: number): Promise<SampleRow[]> {
@@ -223,5 +228,5 @@ export async function memberSample(db: Queryable, appId: string, audienceId: str
 }
 
 export const toSamplePerson = (r: SampleRow): SamplePerson => ({
-  id: r.id, customerId: r.customer_id, email: r.email, country: r.country, lastSeenAt: r.last_seen_at?.toISOString() ?? null,
+  id: r.id, customerId: r.customer_id, email: r.email, name: personName(r.name_attributes), country: r.country, lastSeenAt: r.last_seen_at?.toISOString() ?? null,
 });

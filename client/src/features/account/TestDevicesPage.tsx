@@ -4,7 +4,7 @@ import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput } fr
 import { useForm } from '@mantine/form';
 import { IconDeviceMobile, IconDeviceMobilePlus, IconPencil, IconTrash } from '@tabler/icons-react';
 import { DeviceIdType } from '@gd/shared/enums';
-import { TestDeviceInput, deviceIdProblem, type MetaApp, type TestDevice } from '@gd/shared/schemas/account';
+import type { MetaApp, TestDevice } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
@@ -18,9 +18,9 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { formatDate } from '../../ui/format.ts';
-import { schemaValidator, splitFailure } from '../../ui/forms.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { AppScreen } from './AppScreen.tsx';
+import { deviceFailure, validateDevice } from './deviceForm.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; device: TestDevice } | null;
 
@@ -150,15 +150,8 @@ function DeviceDialog({ appId, device, onClose, onSaved }: { appId: string; devi
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm({
     initialValues: { name: device?.name ?? '', idType: device?.idType ?? 'auto', deviceId: device?.deviceId ?? '' },
-    validate: (values) => {
-      const errors = schemaValidator(TestDeviceInput, t, { deviceId: 'validation.deviceId' })(values);
-      // The format of the chosen id type, said in the person's language.
-      const idType = DeviceIdType.safeParse(values.idType);
-      if (idType.success && deviceIdProblem(idType.data, values.deviceId.trim())) {
-        errors.deviceId = idType.data === 'oaid' ? t('validation.deviceIdOaid') : t('validation.deviceIdUuid', { type: idType.data.toUpperCase() });
-      }
-      return errors;
-    },
+    // The format of the chosen id type, said in the person's language (deviceForm.ts).
+    validate: (values) => validateDevice(values, t),
   });
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
@@ -168,7 +161,7 @@ function DeviceDialog({ appId, device, onClose, onSaved }: { appId: string; devi
       else await api.call('addTestDevice', { params: { appId }, body });
       onSaved();
     } catch (error) {
-      const { fieldErrors, formError } = splitFailure(error, t, ['name', 'idType', 'deviceId']);
+      const { fieldErrors, formError } = deviceFailure(error, values, t);
       form.setErrors(fieldErrors);
       setFailure(formError);
     }

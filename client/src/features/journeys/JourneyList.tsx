@@ -20,7 +20,7 @@ import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { NameDialog } from '../../ui/NameDialog.tsx';
-import { NAME_COLUMN_MAX, NameLink } from '../../ui/NameLink.tsx';
+import { NAME_CELL_STYLE, NameLink } from '../../ui/NameLink.tsx';
 import { NAME_MAX } from '@gd/shared/schemas/common';
 import { JourneyStatusBadge, JourneyVersion } from './JourneyStatus.tsx';
 import { useJourneys, type CampaignScope, type OwnershipFilter } from './useJourneys.ts';
@@ -146,7 +146,7 @@ export function JourneyList() {
                   const ctx = { ownerId: j.createdBy };
                   return (
                     <Table.Tr key={j.id} data-testid="journey-row" data-journey-id={j.id} style={{ cursor: 'pointer' }} onClick={() => void navigate(openHref(j.id))}>
-                      <Table.Td maw={NAME_COLUMN_MAX}>
+                      <Table.Td style={NAME_CELL_STYLE}>
                         <NameLink to={openHref(j.id)} name={j.name} label={t('journeys.open', { name: j.name })} />
                       </Table.Td>
                       <Table.Td>

@@ -34,7 +34,7 @@ export function JourneyVersion({ journey }: { journey: Pick<JourneySummary, 'liv
     );
   }
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={4} wrap="wrap">
       <Text size="sm" fw={500}>
         {t('journeys.version', { version: journey.liveVersion })}
       </Text>

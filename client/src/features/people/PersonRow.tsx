@@ -1,9 +1,13 @@
-/** One search result: who, how they were found, where, and when last seen. */
+/**
+ * One search result: who (their name from the API, else customer id, e-mail or "Anonymous"), how
+ * they were found, where, and when last seen. The avatar shows the name's initials (else the
+ * e-mail's, else the person icon); the second line says what the title does not.
+ */
 import { memo } from 'react';
 import { Avatar, Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { PersonSummary } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
-import { fromNow, personInitials, personTitle } from './format.ts';
+import { fromNow, personInitials, personRowText } from './format.ts';
 
 export const PERSON_ROW_HEIGHT = 68;
 
@@ -12,8 +16,8 @@ const SHOWN_MATCHES = new Set(['personId', 'deviceKey', 'idfa', 'idfv', 'gaid', 
 
 export const PersonRow = memo(function PersonRow({ person, index, selected, onSelect }: { person: PersonSummary; index: number; selected: boolean; onSelect: (id: string) => void }) {
   const { t, lang } = useT();
-  const title = personTitle(person, t);
-  const secondary = person.customerId ? person.email ?? person.deviceId : person.email ? person.deviceId : t('people.search.personNumber', { id: person.id });
+  const { title, secondary, secondaryIsId } = personRowText(person, t);
+  const known = Boolean(person.name || person.customerId || person.email);
   const facts = [person.os, person.country].filter(Boolean).join(' · ');
   return (
     <UnstyledButton
@@ -32,12 +36,12 @@ export const PersonRow = memo(function PersonRow({ person, index, selected, onSe
         boxShadow: selected ? 'inset 3px 0 0 var(--mantine-color-brand-6)' : undefined,
       }}
     >
-      <Avatar size={36} radius="xl" color={person.customerId ? 'brand' : 'gray'} variant="light">
+      <Avatar size={36} radius="xl" color={person.name || person.customerId ? 'brand' : 'gray'} variant="light">
         {personInitials(person)}
       </Avatar>
       <Stack gap={2} miw={0} style={{ flex: 1 }}>
         <Group justify="space-between" gap={8} wrap="nowrap">
-          <Text size="sm" fw={600} truncate="end" c={person.customerId || person.email ? undefined : 'dimmed'}>
+          <Text size="sm" fw={600} truncate="end" c={known ? undefined : 'dimmed'} data-testid="person-row-title">
             {title}
           </Text>
           <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
@@ -45,7 +49,7 @@ export const PersonRow = memo(function PersonRow({ person, index, selected, onSe
           </Text>
         </Group>
         <Group justify="space-between" gap={8} wrap="nowrap">
-          <Text size="xs" c="dimmed" truncate="end" ff={person.customerId && person.email ? undefined : 'monospace'}>
+          <Text size="xs" c="dimmed" truncate="end" ff={secondaryIsId ? 'monospace' : undefined}>
             {secondary}
           </Text>
           {SHOWN_MATCHES.has(person.match) ? (

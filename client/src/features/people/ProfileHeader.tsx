@@ -1,8 +1,9 @@
 /** Who the person is at a glance: identity, badges and the key numbers. */
 import { Avatar, Badge, Box, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
+import { personName } from '@gd/shared/people/name';
 import { useT } from '../../i18n/useT.ts';
-import { formatAt, formatMoney, formatNumber, fromNow, personInitials, personName, personTitle } from './format.ts';
+import { formatAt, formatMoney, formatNumber, fromNow, personInitials, personTitle } from './format.ts';
 import type { PersonDetailAnswer } from './types.ts';
 
 function KeyFact({ label, value, hint }: { label: string; value: string; hint?: string }) {

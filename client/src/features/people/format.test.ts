@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TFunction, TKey } from '../../i18n/keys.ts';
-import { eventLabel, formatAt, formatDay, formatMoney, fromNow, personInitials, personName, personTitle, propertyText } from './format.ts';
+import { eventLabel, formatAt, formatDay, formatMoney, fromNow, personInitials, personRowText, personTitle, propertyText } from './format.ts';
 import { timelineReducer, type TimelineState } from './useTimeline.ts';
 
 const t = ((key: TKey) => `[${key}]`) as TFunction;
@@ -42,14 +42,22 @@ describe('labels', () => {
     expect(personTitle({ customerId: null, email: null }, t)).toBe('[people.search.anonymous]');
   });
 
-  it('reads a name from the usual profile attributes', () => {
-    expect(personName({ name: ' María  José Pérez ' })).toBe('María José Pérez');
-    expect(personName({ fullName: 'Li Wei', first_name: 'X' })).toBe('Li Wei');
-    expect(personName({ first_name: 'Ana' })).toBe('Ana');
-    expect(personName({ givenName: 'Ana', surname: 'Ruiz' })).toBe('Ana Ruiz');
-    expect(personName({ name: 42, last_name: 'Ruiz' })).toBe('Ruiz');
-    expect(personName({ plan: 'gold' })).toBeNull();
-    expect(personName(undefined)).toBeNull();
+  it("titles a list's person by the name the API sent (people list, segment samples)", () => {
+    expect(personTitle({ customerId: '10023', email: 'a@b.c', name: 'Ana López' }, t)).toBe('Ana López');
+    expect(personTitle({ customerId: '10023', email: 'a@b.c', name: null }, t)).toBe('10023');
+    expect(personInitials({ customerId: '10023', email: null, name: 'Ana López' })).toBe('AL');
+  });
+
+  it("gives a people list row the name as title and, below it, what the title does not say", () => {
+    const row = (p: { name?: string | null; customerId?: string | null; email?: string | null; deviceId?: string | null }) =>
+      personRowText({ id: '7', name: null, customerId: null, email: null, deviceId: null, ...p }, t);
+    expect(row({ name: 'Ana López', customerId: '10023', email: 'ana@x.com' })).toEqual({ title: 'Ana López', secondary: '10023', secondaryIsId: true });
+    expect(row({ name: 'Ana López', email: 'ana@x.com', deviceId: 'd-1' })).toEqual({ title: 'Ana López', secondary: 'ana@x.com', secondaryIsId: false });
+    expect(row({ customerId: '10023', email: 'ana@x.com' })).toEqual({ title: '10023', secondary: 'ana@x.com', secondaryIsId: false });
+    expect(row({ customerId: '10023', deviceId: 'd-1' })).toEqual({ title: '10023', secondary: 'd-1', secondaryIsId: true });
+    expect(row({ email: 'ana@x.com', deviceId: 'd-1' })).toEqual({ title: 'ana@x.com', secondary: 'd-1', secondaryIsId: true });
+    expect(row({ deviceId: 'd-1' })).toEqual({ title: '[people.search.anonymous]', secondary: '[people.search.personNumber]', secondaryIsId: true });
+    expect(row({ customerId: '10023' }).secondary).toBe('[people.search.personNumber]');
   });
 
   it("puts the name's initials on the avatar, else the e-mail's, else nothing (the person icon): never a customer id's digits", () => {

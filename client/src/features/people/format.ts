@@ -1,14 +1,13 @@
 /**
  * Pure helpers of the people screens: dates in the app's time zone and the user's language
- * (dayjs), a person's display name and avatar initials, and event labels (built-in events get
+ * (dayjs), a person's display title and avatar initials, and event labels (built-in events get
  * their i18n label).
  *
- * A person's name: the spec's user fields have none, so apps send it as free profile attributes.
- * `personName` reads the usual keys: a whole name (`name`, `full_name`, `display_name`, camelCase
- * too), else first and last names (`first_name`/`given_name` + `last_name`/`family_name`/`surname`,
- * what the demo data sends). The name titles the profile, with the customer id as secondary text;
- * the avatar shows its initials, else the e-mail's, else Mantine's generic person icon, never
- * a customer id's digits. Search results carry no attributes: their avatars use the e-mail.
+ * A person's name: the rule is shared (`@gd/shared/people/name` `personName`, the attribute keys
+ * it reads), so the API computes the same name for lists (people search and recent people, segment
+ * and audience samples carry `name`) as the profile reads from the whole attributes. The name
+ * titles the person, with the customer id as secondary text; the avatar shows its initials, else
+ * the e-mail's, else Mantine's generic person icon, never a customer id's digits.
  */
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
@@ -19,6 +18,7 @@ import 'dayjs/locale/en';
 import 'dayjs/locale/es';
 import { SCREEN_EVENT, builtInEventKey } from '@gd/shared/behaviour/events';
 import { localeFor, type Language } from '@gd/shared/language';
+import { personName } from '@gd/shared/people/name';
 import type { TFunction } from '../../i18n/keys.ts';
 import { emailInitials, initials } from '../../ui/initials.ts';
 
@@ -65,38 +65,45 @@ export function formatDay(day: string | null | undefined, lang: Language): strin
   return d.isValid() ? d.locale(dayjsLocale(lang)).format('ll') : day;
 }
 
-const WHOLE_NAME = ['name', 'full_name', 'fullName', 'display_name', 'displayName'];
-const FIRST_NAME = ['first_name', 'firstName', 'given_name', 'givenName'];
-const LAST_NAME = ['last_name', 'lastName', 'family_name', 'familyName', 'surname'];
+/**
+ * Who a person is: a list's row carries the `name` the API computed; a profile carries the whole
+ * `attributes` (the name is read from them with the same shared rule).
+ */
+export interface Who { customerId: string | null; email: string | null; name?: string | null; attributes?: Record<string, unknown> | null }
 
-function firstText(attributes: Record<string, unknown>, keys: readonly string[]): string | null {
-  for (const key of keys) {
-    const value = attributes[key];
-    if (typeof value === 'string' && value.trim() !== '') return value.trim().replace(/\s+/g, ' ');
-  }
-  return null;
-}
-
-/** The person's name from their profile attributes, when the app sends one. */
-export function personName(attributes: Record<string, unknown> | null | undefined): string | null {
-  if (!attributes) return null;
-  const whole = firstText(attributes, WHOLE_NAME);
-  if (whole) return whole;
-  const parts = [firstText(attributes, FIRST_NAME), firstText(attributes, LAST_NAME)].filter(Boolean);
-  return parts.length ? parts.join(' ') : null;
-}
-
-interface Who { customerId: string | null; email: string | null; attributes?: Record<string, unknown> | null }
+/** The person's name: the one the API computed, else read from their attributes. */
+export const whoName = (p: Who): string | null => p.name ?? personName(p.attributes);
 
 /** Who a person is, for titles: their name, else customer id, else e-mail, else "Anonymous". */
 export function personTitle(p: Who, t: TFunction): string {
-  return personName(p.attributes) ?? p.customerId ?? p.email ?? t('people.search.anonymous');
+  return whoName(p) ?? p.customerId ?? p.email ?? t('people.search.anonymous');
 }
 
 /** A person's avatar text: initials of their name, else of their e-mail, else '' (the generic person icon). */
 export function personInitials(p: Who): string {
-  const name = personName(p.attributes);
+  const name = whoName(p);
   return (name ? initials(name) : '') || (p.email ? emailInitials(p.email) : '');
+}
+
+/** A search result's two lines: the title and what it does not already say. */
+export interface RowText {
+  title: string;
+  /** The customer id when a name titles the row, else the e-mail, else the device id, else the person number. */
+  secondary: string;
+  /** False when `secondary` is the e-mail (shown in the text font); ids are shown in monospace. */
+  secondaryIsId: boolean;
+}
+
+/** The lines of a person's row in the people list. */
+export function personRowText(p: Who & { id: string; deviceId: string | null }, t: TFunction): RowText {
+  const title = personTitle(p, t);
+  const candidates: { text: string | null; isId: boolean }[] = [
+    { text: p.customerId, isId: true }, { text: p.email, isId: false }, { text: p.deviceId, isId: true },
+  ];
+  // The first identifier after the one that titles the row (any of them under a name; none under "Anonymous").
+  const after = whoName(p) ? candidates : p.customerId ? candidates.slice(1) : p.email ? candidates.slice(2) : [];
+  const next = after.find((c) => c.text);
+  return next?.text ? { title, secondary: next.text, secondaryIsId: next.isId } : { title, secondary: t('people.search.personNumber', { id: p.id }), secondaryIsId: true };
 }
 
 /** An event name as people read it: the label of a built-in event, else the name itself. */

@@ -1,26 +1,43 @@
 /**
- * A sample of matching people (the estimate's, or an audience's members): who they are (customer
- * id, e-mail, else anonymous with their number), country and when last seen, each opening the
- * person's profile on /behavior/people. `compact` lists them in two lines each (a narrow panel);
- * otherwise a table.
+ * A sample of matching people (the estimate's, or an audience's members): who they are (their name
+ * from the API, else customer id, e-mail, else anonymous with their number; a named person's
+ * customer id or e-mail under it), an avatar with the name's initials as in the people list,
+ * country and when last seen, each opening the person's profile on /behavior/people. `compact`
+ * lists them in two lines each (a narrow panel); otherwise a table.
  */
 import { Link } from 'react-router';
-import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Avatar, Group, Stack, Table, Text } from '@mantine/core';
 import type { SamplePerson } from '@gd/shared/schemas/segments';
 import { useT } from '../../i18n/useT.ts';
 import { useCurrentApp } from '../../session/store.ts';
-import { formatAt, fromNow } from '../people/format.ts';
+import { formatAt, fromNow, personInitials } from '../people/format.ts';
 
 export function SamplePeople({ people, label, testId, compact = false }: { people: readonly SamplePerson[]; label: string; testId: string; compact?: boolean }) {
   const { t, lang } = useT();
   const zone = useCurrentApp()?.timezone;
-  const nameOf = (p: SamplePerson) => p.customerId ?? p.email ?? t('segments.estimate.anonymous', { id: p.id });
+  const nameOf = (p: SamplePerson) => p.name ?? p.customerId ?? p.email ?? t('segments.estimate.anonymous', { id: p.id });
   const seen = (p: SamplePerson) => (p.lastSeenAt ? fromNow(p.lastSeenAt, lang) : '—');
-  const link = (p: SamplePerson) => (
-    <Anchor component={Link} to={`/behavior/people?person=${p.id}`} size="sm" title={nameOf(p)} lineClamp={1} style={{ wordBreak: 'break-all' }}>
-      {nameOf(p)}
-    </Anchor>
-  );
+  const link = (p: SamplePerson) => {
+    // Under a name, the id it stands for (customer id, else e-mail).
+    const under = p.name ? p.customerId ?? p.email : null;
+    return (
+      <Group gap="xs" wrap="nowrap" miw={0}>
+        <Avatar size={26} radius="xl" color={p.name || p.customerId ? 'brand' : 'gray'} variant="light" aria-hidden>
+          {personInitials(p)}
+        </Avatar>
+        <Stack gap={0} miw={0}>
+          <Anchor component={Link} to={`/behavior/people?person=${p.id}`} size="sm" title={nameOf(p)} lineClamp={1} style={{ wordBreak: 'break-all' }} data-testid="sample-person-name">
+            {nameOf(p)}
+          </Anchor>
+          {under && (
+            <Text size="xs" c="dimmed" truncate="end" title={under}>
+              {under}
+            </Text>
+          )}
+        </Stack>
+      </Group>
+    );
+  };
 
   if (compact) {
     return (

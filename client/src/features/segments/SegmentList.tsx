@@ -19,7 +19,7 @@ import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { NameDialog } from '../../ui/NameDialog.tsx';
-import { NAME_COLUMN_MAX, NameLink } from '../../ui/NameLink.tsx';
+import { NAME_CELL_STYLE, NameLink } from '../../ui/NameLink.tsx';
 import { NAME_MAX } from '@gd/shared/schemas/common';
 
 export const segmentHref = (id: string) => `?${new URLSearchParams({ segment: id }).toString()}`;
@@ -64,7 +64,7 @@ export function SegmentList({ newAction }: { newAction: React.ReactNode }) {
                 const ctx = { ownerId: s.createdBy };
                 return (
                   <Table.Tr key={s.id} data-testid="segment-row" style={{ cursor: 'pointer' }} onClick={() => void navigate(segmentHref(s.id))}>
-                    <Table.Td maw={NAME_COLUMN_MAX}>
+                    <Table.Td style={NAME_CELL_STYLE}>
                       <NameLink to={segmentHref(s.id)} name={s.name} label={t('segments.list.open', { name: s.name })} />
                     </Table.Td>
                     <Table.Td>

@@ -1,12 +1,15 @@
-/** Create or edit a tag. Kind is fixed once created; the type is locked while people have values. */
+/**
+ * Create or edit a tag. Kind is fixed once created; the type is locked while people have values.
+ * The name field says which characters a tag name may hold (tagForm.ts).
+ */
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { TagInput, TagKind, TagValueType, type Tag } from '@gd/shared/schemas/tags';
+import { TagKind, TagValueType, type Tag } from '@gd/shared/schemas/tags';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { FormError } from '../../ui/FormError.tsx';
-import { schemaValidator, splitFailure } from '../../ui/forms.ts';
+import { tagFailure, validateTag } from './tagForm.ts';
 
 export function TagDialog({ appId, tag, onClose, onSaved }: { appId: string; tag?: Tag | undefined; onClose: () => void; onSaved: () => void }) {
   const { t } = useT();
@@ -14,7 +17,7 @@ export function TagDialog({ appId, tag, onClose, onSaved }: { appId: string; tag
   const typeLocked = !!tag && tag.people > 0;
   const form = useForm({
     initialValues: { name: tag?.name ?? '', kind: tag?.kind ?? 'user_tag', valueType: tag?.valueType ?? 'text', description: tag?.description ?? '' },
-    validate: schemaValidator(TagInput, t),
+    validate: (values) => validateTag(values, t),
   });
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
@@ -24,7 +27,7 @@ export function TagDialog({ appId, tag, onClose, onSaved }: { appId: string; tag
       else await api.call('createTag', { params: { appId }, body: { ...body, kind: TagKind.parse(values.kind) } });
       onSaved();
     } catch (error) {
-      const { fieldErrors, formError } = splitFailure(error, t, ['name', 'kind', 'valueType', 'description']);
+      const { fieldErrors, formError } = tagFailure(error, values, t);
       form.setErrors(fieldErrors);
       setFailure(formError);
     }

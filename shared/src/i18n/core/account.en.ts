@@ -85,6 +85,8 @@ export const accountEn = {
     deleteTitle: 'Delete this test device?',
     deleteBody: '{{name}} will no longer receive test messages.',
     deleted: 'Test device deleted.',
+    zeroId: "An ID of only zeros is the {{type}} of every phone that limits ad tracking, not of one device. Use the phone's own ID.",
+    taken: 'That device is already a test device of this app.',
     idType: {
       idfa: 'IDFA (iOS advertising ID)',
       idfv: 'IDFV (iOS vendor ID)',

@@ -88,6 +88,8 @@ export const accountEs: Widen<typeof accountEn> = {
     deleteTitle: '¿Eliminar este dispositivo de prueba?',
     deleteBody: '{{name}} dejará de recibir mensajes de prueba.',
     deleted: 'Dispositivo de prueba eliminado.',
+    zeroId: 'Un ID de solo ceros es el {{type}} de todo móvil que limita el seguimiento publicitario, no el de un dispositivo. Usa el ID propio del móvil.',
+    taken: 'Ese dispositivo ya es un dispositivo de prueba de esta app.',
     idType: {
       idfa: 'IDFA (ID de publicidad de iOS)',
       idfv: 'IDFV (ID de proveedor de iOS)',

@@ -17,6 +17,7 @@ export const tagsEn = {
     all: 'All',
     people: 'People with a value',
     typeLocked: 'People already have values: the type can no longer change.',
+    nameCharacters: 'Use only letters, digits, spaces and _ . - (not allowed: {{characters}})',
     namePlaceholder: 'loyalty_level',
     descriptionPlaceholder: 'What the value means and who sets it',
     kind: { user_tag: 'User tag', audience_tag: 'Audience tag' },

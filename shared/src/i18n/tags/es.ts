@@ -20,6 +20,7 @@ export const tagsEs: Widen<typeof tagsEn> = {
     all: 'Todas',
     people: 'Personas con valor',
     typeLocked: 'Ya hay personas con valores: el tipo no puede cambiar.',
+    nameCharacters: 'Usa solo letras, dígitos, espacios y _ . - (no se admite: {{characters}})',
     namePlaceholder: 'nivel_fidelidad',
     descriptionPlaceholder: 'Qué significa el valor y quién lo asigna',
     kind: { user_tag: 'Etiqueta de usuario', audience_tag: 'Etiqueta de audiencia' },
