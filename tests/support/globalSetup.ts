@@ -9,12 +9,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { E2E_BASE_URL, E2E_PORT, MAIL_FILE, ROOT } from './env.ts';
+import { CLIENT_DIST, E2E_BASE_URL, E2E_PORT, MAIL_FILE, ROOT } from './env.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export default async function globalSetup() {
-  if (!existsSync(path.join(ROOT, 'client/dist/index.html'))) throw new Error('Build the client first: npm run build -w client');
+  if (!existsSync(path.join(CLIENT_DIST, 'index.html'))) throw new Error('Build the client first: npm run build -w client');
   const name = `gd_e2e_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -47,8 +47,8 @@ export default async function globalSetup() {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...process.env,
-      DATABASE_URL: dbUrl.toString(), PORT: String(E2E_PORT), CLIENT_DIST: path.join(ROOT, 'client/dist'), SDK_DIST: path.join(ROOT, 'sdk-web/dist'),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, LOG_LEVEL: 'warn', DATA_DIR: path.join(ROOT, 'test-results/e2e-data'),
+      DATABASE_URL: dbUrl.toString(), PORT: String(E2E_PORT), CLIENT_DIST, SDK_DIST: path.join(ROOT, 'sdk-web/dist'),
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, LOG_LEVEL: 'warn', DATA_DIR: path.join(ROOT, `test-results/e2e-data-${E2E_PORT}`),
       PUBLIC_URL: E2E_BASE_URL, SEED_ACTIVITY: 'off',
     },
   });
