@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Redis } from '@hocuspocus/extension-redis';
+import { Redis as IORedis } from 'ioredis';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import { pino, type Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -44,16 +45,37 @@ export interface SyncServer {
   readonly stopping: boolean;
 }
 
-function redisExtension(url: string, prefix: string): Redis {
+/**
+ * The Redis extension's two connections (publish, subscribe). ioredis reconnects by itself and
+ * queues commands while down, so a Redis restart heals without losing a publish
+ * (redisFaults.sync.test.ts); what it lacks is an error listener, without which every failed
+ * reconnect is printed to stderr as "Unhandled error event". We log the first error of an outage
+ * as a warning and the recovery as info.
+ */
+function redisExtension(url: string, prefix: string, log: Logger): Redis {
   const u = new URL(url);
-  return new Redis({
+  const options = {
     host: u.hostname,
     port: Number(u.port || 6379),
+    username: u.username ? decodeURIComponent(u.username) : undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: Number(u.pathname.slice(1)) || 0,
+  };
+  return new Redis({
+    ...options,
     prefix,
-    options: {
-      username: u.username ? decodeURIComponent(u.username) : undefined,
-      password: u.password ? decodeURIComponent(u.password) : undefined,
-      db: Number(u.pathname.slice(1)) || 0,
+    createClient: () => {
+      const client = new IORedis(options);
+      let down = false;
+      client.on('error', (error: Error) => {
+        if (!down) log.warn({ err: error, redis: `${options.host}:${options.port}` }, 'lost Redis: other sync instances will hear of edits once it is back');
+        down = true;
+      });
+      client.on('ready', () => {
+        if (down) log.info({ redis: `${options.host}:${options.port}` }, 'Redis is back');
+        down = false;
+      });
+      return client;
     },
   });
 }
@@ -85,7 +107,7 @@ export function createSyncServer(opts: SyncServerOptions): SyncServer {
   };
   const append = persistence.append.bind(persistence);
   const extensions: Extension[] = [accessHooks({ db: opts.db, secret: opts.secret, log, append }), persistence, lifecycle];
-  if (opts.redis) extensions.push(redisExtension(opts.redis.url, opts.redis.prefix ?? 'gd-sync'));
+  if (opts.redis) extensions.push(redisExtension(opts.redis.url, opts.redis.prefix ?? 'gd-sync', log));
 
   const hocuspocus = new Hocuspocus<SyncContext>({
     quiet: true,

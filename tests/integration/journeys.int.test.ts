@@ -218,4 +218,40 @@ describe('journeys', () => {
       await standalone.shutdown();
     }
   });
+
+  it('with the separate sync server down: launch and clone answer 503 at once and write nothing; once it is back, the confirmed edits launch', async () => {
+    const first = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 60_000, maxDebounceMs: 120_000 });
+    const { url } = await first.listen(0, '127.0.0.1');
+    const inProcess = api.deps.liveDocs;
+    api.deps.liveDocs = remoteLiveDocs(url, api.deps.secret);
+    let second: SyncServer | undefined;
+    try {
+      const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Sync goes down' }, { appId });
+      const doc = openClient({ url, name: journey.docName, token: async () => (await owner.client.ok<{ token: string }>('docToken', { name: journey.docName })).token });
+      docs.push(doc);
+      await waitFor(() => synced(doc), 'document synced');
+      await editSource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+      await first.shutdown(); // stores what it holds, then the port is closed
+
+      const startedAt = Date.now();
+      const refused = await owner.client.call('launchJourney', undefined, { appId, journeyId: journey.id });
+      expect(refused.httpStatus).toBe(503);
+      expect(refused.body).toMatchObject({ status: 'KO', code: ErrorCode.GENERIC });
+      expect(Date.now() - startedAt).toBeLessThan(8_000); // not the 10 s answer timeout: a refused connection is known at once
+      expect((await owner.client.call('cloneJourney', { name: 'Clone while down' }, { appId, journeyId: journey.id })).httpStatus).toBe(503);
+      const { journeys } = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
+      expect(journeys.find((j) => j.id === journey.id)).toMatchObject({ status: 'draft', liveVersion: null });
+      expect(journeys.map((j) => j.name)).not.toContain('Clone while down');
+
+      // Back on the same address: the launch reads what the editor had confirmed.
+      second = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 60_000, maxDebounceMs: 120_000 });
+      await second.listen(Number(new URL(url).port), '127.0.0.1');
+      const launched = await owner.client.ok<{ version: number }>('launchJourney', undefined, { appId, journeyId: journey.id });
+      const { definition } = await owner.client.ok<{ definition: { entryId: string; steps: (JourneyStep & { eventIds?: string[] })[] } }>('getJourneyVersion', undefined, { appId, journeyId: journey.id, version: String(launched.version) });
+      expect(definition.steps.find((s) => s.id === definition.entryId)?.eventIds).toEqual(['purchase']);
+    } finally {
+      api.deps.liveDocs = inProcess;
+      await second?.shutdown();
+    }
+  });
 });

@@ -17,6 +17,7 @@ import { findUserInAccount } from '../accounts/repository.ts';
 import * as repo from './repository.ts';
 import { findSegment } from '../segments/repository.ts';
 import { missingReferences } from './references.ts';
+import { SyncUnreachable } from './liveDocs.ts';
 
 const nameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A journey with that name already exists in this app', [{ path: 'name', message: 'Name already in use' }]);
 const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this journey');
@@ -94,7 +95,13 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     if (!source || !allowed(subject, 'ui:journey.clone', source)) return notFound();
     if (!can(subject, 'ui:journey.create')) return fail(ErrorCode.NO_PERMISSION, 'No permission to create journeys');
     // The clone forks the live content into a new document name; the source document is untouched.
-    const state = deps.liveDocs ? await deps.liveDocs.read(source.doc_name) : await repo.storedDocState(db, source.doc_name);
+    let state: Uint8Array | undefined;
+    try {
+      state = deps.liveDocs ? await deps.liveDocs.read(source.doc_name) : await repo.storedDocState(db, source.doc_name);
+    } catch (error) {
+      if (error instanceof SyncUnreachable) return unavailable('The sync server is not reachable; try again');
+      throw error;
+    }
     const id = randomUUID();
     const name = docName(principal.account.id, app.id, 'journey', id);
     try {
@@ -137,7 +144,14 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.launch', row)) return notFound();
     if (!deps.liveDocs) return unavailable('The sync server is not reachable; try again');
-    const state = await deps.liveDocs.read(row.doc_name);
+    // Never launched from the stored copy (it can lag the editors by seconds): no live read, no launch.
+    let state: Uint8Array;
+    try {
+      state = await deps.liveDocs.read(row.doc_name);
+    } catch (error) {
+      if (error instanceof SyncUnreachable) return unavailable('The sync server is not reachable; try again');
+      throw error;
+    }
     const doc = new Y.Doc();
     Y.applyUpdate(doc, state);
     // What editors see once their client repairs the merged state (SPEC §4 rules), then SPEC §5 checks.

@@ -1,0 +1,120 @@
+/**
+ * Two sync servers joined through Redis, off the happy path (redis.sync.test.ts has it):
+ * - one instance is SIGKILLed while people edit on both; the load balancer sends its clients to
+ *   the other instance, and every edit (those the dead one had, those made while it was down) ends
+ *   on both screens and in the database;
+ * - one instance loses Redis (connections reset, refused for a while) while people edit on both:
+ *   after Redis is back, both screens converge and everything is stored.
+ */
+import { Writable } from 'node:stream';
+import { isDeepStrictEqual } from 'node:util';
+import { pino } from 'pino';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { createPool } from './repository.ts';
+import { openClient, synced, waitFor, type TestClient } from './testing/clients.ts';
+import { createFixture, type Fixture } from './testing/fixtures.ts';
+import { spawnServer, type ChildServer } from './testing/process.ts';
+import { startProxy, type FaultyProxy } from './testing/proxy.ts';
+import { REDIS_URL, databaseUrl, redisPrefix, startSync, storedDoc, type RunningSync } from './testing/server.ts';
+
+const db = createPool(databaseUrl(), 2);
+let fx: Fixture;
+const clients: TestClient[] = [];
+const children: ChildServer[] = [];
+const proxies: FaultyProxy[] = [];
+const servers: RunningSync[] = [];
+const meta = (d: TestClient | Y.Doc | null) => (d instanceof Y.Doc || d === null ? d : d.doc)?.getMap('layout');
+const stored = async (name: string) => meta(await storedDoc(db, name))?.toJSON() ?? {};
+
+beforeAll(async () => {
+  fx = await createFixture(db);
+});
+afterAll(async () => {
+  for (const c of clients) c.destroy();
+  for (const s of children) s.child.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.stop()));
+  await Promise.all(proxies.map((p) => p.close()));
+  await db.end();
+});
+
+function open(url: string, name: string) {
+  const c = openClient({ url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
+  clients.push(c);
+  return c;
+}
+async function proxy(target: { host: string; port: number }) {
+  const p = await startProxy(target);
+  proxies.push(p);
+  return p;
+}
+
+it('fails over: an instance killed mid-editing loses nothing, its clients go on through the other one', async () => {
+  const name = await fx.newJourneyDoc();
+  const env = { DATABASE_URL: databaseUrl(), REDIS_URL, REDIS_PREFIX: redisPrefix(), STORE_DEBOUNCE_MS: '60000', STORE_MAX_DEBOUNCE_MS: '120000' };
+  const [one, two] = [await spawnServer(env), await spawnServer(env)];
+  children.push(one, two);
+  // The load balancer: A's connections go to instance one until it dies.
+  const balancer = await proxy({ host: '127.0.0.1', port: one.port });
+  const [a, b] = [open(balancer.url, name), open(two.url, name)];
+  await waitFor(() => synced(a) && synced(b), 'synced');
+  for (let i = 0; i < 20; i += 1) {
+    meta(a)!.set(`a${i}`, i);
+    meta(b)!.set(`b${i}`, i);
+  }
+  await waitFor(() => meta(a)!.has('b19') && meta(b)!.has('a19'), 'edits crossed Redis');
+  meta(a)!.set('inFlight', true);
+  one.child.kill('SIGKILL');
+  expect(await one.exited).toBeNull();
+  // Nothing had been stored yet (a minute of debounce): what survives, survives in the clients and on instance two.
+  expect(await stored(name)).not.toHaveProperty('a0');
+
+  balancer.retarget({ host: '127.0.0.1', port: two.port });
+  meta(a)!.set('whileFailingOver', true);
+  meta(b)!.set('onTwoMeanwhile', true);
+  const everything = ['a19', 'b19', 'inFlight', 'whileFailingOver', 'onTwoMeanwhile'];
+  await waitFor(() => synced(a) && everything.every((k) => meta(a)!.has(k) && meta(b)!.has(k)), 'both screens have everything', 30_000);
+  expect(meta(a)!.toJSON()).toEqual(meta(b)!.toJSON());
+
+  const expected = meta(a)!.toJSON();
+  two.child.kill('SIGTERM');
+  expect(await two.exited).toBe(0);
+  expect(await stored(name)).toEqual(expected);
+});
+
+it('heals after an instance loses Redis while people edit on both', async () => {
+  const name = await fx.newJourneyDoc();
+  const upstream = new URL(REDIS_URL);
+  const redisLink = await proxy({ host: upstream.hostname, port: Number(upstream.port || 6379) });
+  const prefix = redisPrefix();
+  const logged: { msg: string }[] = [];
+  const log = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { logged.push(JSON.parse(chunk.toString()) as { msg: string }); done(); } }));
+  const one = await startSync({ redis: { url: `redis://127.0.0.1:${redisLink.port}`, prefix }, debounceMs: 200, maxDebounceMs: 1000, log });
+  const two = await startSync({ redis: { url: REDIS_URL, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
+  servers.push(one, two);
+  const [a, b] = [open(one.url, name), open(two.url, name)];
+  await waitFor(() => synced(a) && synced(b), 'synced');
+  meta(a)!.set('before', 1);
+  await waitFor(() => meta(b)!.get('before') === 1, 'crossed Redis');
+
+  // Redis goes away for instance one (as in a Redis restart or a network split) for two seconds.
+  redisLink.cut();
+  for (let i = 0; i < 10; i += 1) {
+    meta(a)!.set(`splitA${i}`, i);
+    meta(b)!.set(`splitB${i}`, i);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  redisLink.heal();
+
+  // Nobody needs to type again for the two sides to meet.
+  await waitFor(() => isDeepStrictEqual(meta(a)!.toJSON(), meta(b)!.toJSON()) && meta(a)!.has('splitB9') && meta(b)!.has('splitA9'), 'converged after Redis is back', 30_000);
+  const expected = meta(a)!.toJSON();
+  a.destroy();
+  b.destroy();
+  await waitFor(async () => isDeepStrictEqual(await stored(name), expected), 'everything stored', 30_000);
+  // The outage is in the log once, as a warning, and so is the recovery (not an "Unhandled error event" per retry).
+  expect(logged.filter((l) => l.msg.startsWith('lost Redis')).length).toBeGreaterThanOrEqual(1);
+  expect(logged.filter((l) => l.msg.startsWith('lost Redis')).length).toBeLessThanOrEqual(2); // one per connection: publish, subscribe
+  expect(logged.some((l) => l.msg === 'Redis is back')).toBe(true);
+});
