@@ -3,4 +3,4 @@ export { boot, stopOnSignals, type Booted } from './boot.ts';
 export { keepServing } from './processGuard.ts';
 export { loadConfig, type Config } from './config.ts';
 export { startServer, type RunningServer } from './server.ts';
-export { remoteLiveDocs, type LiveDocReader } from './features/journeys/liveDocs.ts';
+export { remoteLiveDocs, type LiveDocReader } from './features/documents/liveDocs.ts';

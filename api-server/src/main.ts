@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { boot, stopOnSignals } from './boot.ts';
 import { keepServing } from './processGuard.ts';
 import { loadConfig } from './config.ts';
-import { remoteLiveDocs } from './features/journeys/liveDocs.ts';
+import { remoteLiveDocs } from './features/documents/liveDocs.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { DOC_SUMMARY_CHANGED, ErrorCode, applyJourneyToDoc, journeyFingerprint, journeyFromDoc, normalizeJourney, updateStep, type JourneyStep } from '@gd/shared';
 import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
-import { remoteLiveDocs } from '../../api-server/src/features/journeys/liveDocs.ts';
+import { remoteLiveDocs } from '../../api-server/src/features/documents/liveDocs.ts';
 import { STRONG_PASSWORD, TestClient, ingest, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
 import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 

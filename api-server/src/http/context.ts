@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
 import type { PrincipalRow } from '../features/accounts/repository.ts';
-import type { LiveDocReader } from '../features/journeys/liveDocs.ts';
+import type { LiveDocReader } from '../features/documents/liveDocs.ts';
 
 export interface Deps {
   db: Db;

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
-import type { LiveDocReader } from '../features/journeys/liveDocs.ts';
+import type { LiveDocReader } from '../features/documents/liveDocs.ts';
 import { exportJobKind } from '../features/exports/run.ts';
 import { importNet } from '../features/imports/netConfig.ts';
 import { importJobKind } from '../features/imports/run.ts';

@@ -19,7 +19,7 @@ import { ImportConfig, SEGMENT_LIMITS, type AudienceIdType, type Segment } from 
 import { tx, type Db, type DbClient } from '../../db/pool.ts';
 import { LEASE_SECONDS, type Claimed, type JobContext, type JobKind } from '../../jobs/runner.ts';
 import { fileSize, readFile } from '../../jobs/storedFiles.ts';
-import type { LiveDocReader } from '../journeys/liveDocs.ts';
+import type { LiveDocReader } from '../documents/liveDocs.ts';
 import { compileFor, describeProblems, errorNameOf, readSegmentDocument } from '../segments/definition.ts';
 import { materialise } from '../segments/evaluate.ts';
 import * as segments from '../segments/repository.ts';

@@ -29,6 +29,13 @@ export async function findJourney(db: Queryable, appId: string, id: string): Pro
   return (await db.query<JourneyRow>(`${SELECT} WHERE j.id = $1 AND j.app_id = $2 AND j.deleted_at IS NULL`, [id, appId])).rows[0];
 }
 
+/** The document lookup registered with the document token route (documents/routes.ts). */
+export async function journeyDocument(db: Queryable, appId: string, id: string): Promise<{ docName: string; createdBy: string | null } | undefined> {
+  const row = (await db.query<{ doc_name: string; created_by: string | null }>(
+    'SELECT doc_name, created_by FROM journeys WHERE id = $1 AND app_id = $2 AND deleted_at IS NULL', [id, appId])).rows[0];
+  return row && { docName: row.doc_name, createdBy: row.created_by };
+}
+
 export async function insertJourney(db: Queryable, j: { id: string; accountId: string; appId: string; name: string; docName: string; createdBy: string }): Promise<void> {
   await db.query(
     `INSERT INTO journeys (id, account_id, app_id, name, doc_name, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -54,15 +61,9 @@ export async function recordEvent(db: Queryable, journeyId: string, kind: string
   await db.query('INSERT INTO journey_events (journey_id, kind, version, actor_id) VALUES ($1, $2, $3, $4)', [journeyId, kind, version ?? null, actorId]);
 }
 
-export async function storedDocState(db: Queryable, name: string): Promise<Buffer | undefined> {
-  return (await db.query<{ state: Buffer }>('SELECT state FROM documents WHERE name = $1', [name])).rows[0]?.state;
-}
-
-export async function insertDocument(db: Queryable, d: { name: string; accountId: string; appId: string; kind: string; entityId: string; state: Uint8Array }): Promise<void> {
-  await db.query(
-    `INSERT INTO documents (name, account_id, app_id, kind, entity_id, state, size_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [d.name, d.accountId, d.appId, d.kind, d.entityId, Buffer.from(d.state), d.state.byteLength],
-  );
+/** Serialises launches of one journey until the transaction ends. */
+export async function lockJourney(db: Queryable, journeyId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [journeyId]);
 }
 
 export async function nextVersion(db: Queryable, journeyId: string): Promise<number> {

@@ -1,23 +1,24 @@
-/** Journeys: list, create, rename, assign, clone, delete, launch, stop; and document tokens. */
-import { createHash, randomUUID } from 'node:crypto';
-import type { Request, Router } from 'express';
+/**
+ * Journeys: list, create, rename, assign, clone, delete, launch (./launch.ts), stop. Their
+ * documents open through features/documents (tokens, live reads, versions).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'express';
 import * as Y from 'yjs';
 import { hasEditsBeyond } from '@gd/shared/docs/stateVector';
 import {
-  DOC_TOKEN_TTL_SECONDS, ErrorCode, JourneyListQuery, journeyFingerprint, can, disallowedFor, docAccess, docName, fail, subjectFor, journeyFromDoc, normalizeJourney, ok, parseDocName, validateJourney, type Journey, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, unavailable, DOC_SUMMARY_CHANGED,
+  ErrorCode, JourneyListQuery, can, docName, fail, ok, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, DOC_SUMMARY_CHANGED,
 } from '@gd/shared';
 import type { Deps, Principal } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
 import { isUuid, parseWith } from '../../http/validate.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tx } from '../../db/pool.ts';
-import { findApp } from '../apps/repository.ts';
-import { signJwt } from '../auth/accessToken.ts';
 import { findUserInAccount } from '../accounts/repository.ts';
 import * as repo from './repository.ts';
-import { findSegment } from '../segments/repository.ts';
-import { missingReferences } from './references.ts';
-import { SyncUnreachable } from './liveDocs.ts';
+import { launchJourney } from './launch.ts';
+import { insertDocument } from '../documents/repository.ts';
+import { readLive } from '../documents/liveDocs.ts';
 
 const nameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A journey with that name already exists in this app', [{ path: 'name', message: 'Name already in use' }]);
 const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this journey');
@@ -31,12 +32,6 @@ export const summary = (row: repo.JourneyRow): JourneySummary => repo.toSummary(
 
 /** Item-level check: the base key, or its owner variant on journeys the user created. */
 const allowed = (subject: PermissionSubject, key: PermissionKey, row: repo.JourneyRow) => can(subject, key, { ownerId: row.created_by });
-
-export function syncUrlFor(deps: Deps, req: Request): string {
-  if (deps.config.SYNC_PUBLIC_URL) return deps.config.SYNC_PUBLIC_URL;
-  const scheme = req.protocol === 'https' ? 'wss' : 'ws';
-  return `${scheme}://${req.get('host') ?? 'localhost'}/collab`;
-}
 
 export function journeyRoutes(router: Router, deps: Deps): void {
   const { db } = deps;
@@ -95,19 +90,15 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     if (!source || !allowed(subject, 'ui:journey.clone', source)) return notFound();
     if (!can(subject, 'ui:journey.create')) return fail(ErrorCode.NO_PERMISSION, 'No permission to create journeys');
     // The clone forks the live content into a new document name; the source document is untouched.
-    let state: Uint8Array | undefined;
-    try {
-      state = deps.liveDocs ? await deps.liveDocs.read(source.doc_name) : await repo.storedDocState(db, source.doc_name);
-    } catch (error) {
-      if (error instanceof SyncUnreachable) return unavailable('The sync server is not reachable; try again');
-      throw error;
-    }
+    const read = await readLive(deps.liveDocs, db, source.doc_name);
+    if (!read.ok) return read;
+    const { state } = read;
     const id = randomUUID();
     const name = docName(principal.account.id, app.id, 'journey', id);
     try {
       await tx(db, async (client) => {
         await repo.insertJourney(client, { id, accountId: principal.account.id, appId: app.id, name: body.name, docName: name, createdBy: principal.user.id });
-        if (state) await repo.insertDocument(client, { name, accountId: principal.account.id, appId: app.id, kind: 'journey', entityId: id, state });
+        if (state) await insertDocument(client, { name, accountId: principal.account.id, appId: app.id, kind: 'journey', entityId: id, state });
         await repo.recordEvent(client, id, 'cloned', principal.user.id);
       });
     } catch (error) {
@@ -143,58 +134,9 @@ export function journeyRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'launchJourney', async ({ app, principal, subject, params, body }) => {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.launch', row)) return notFound();
-    if (!deps.liveDocs) return unavailable('The sync server is not reachable; try again');
-    // Never launched from the stored copy (it can lag the editors by seconds): no live read, no launch.
-    let state: Uint8Array;
-    try {
-      state = await deps.liveDocs.read(row.doc_name);
-    } catch (error) {
-      if (error instanceof SyncUnreachable) return unavailable('The sync server is not reachable; try again');
-      throw error;
-    }
-    const doc = new Y.Doc();
-    Y.applyUpdate(doc, state);
-    // What editors see once their client repairs the merged state (SPEC §4 rules), then SPEC §5 checks.
-    let journey: Journey;
-    try {
-      journey = normalizeJourney(journeyFromDoc(doc));
-    } catch {
-      doc.destroy();
-      return fail(ErrorCode.MANDATORY, 'The journey cannot be brought to a valid shape; change it in the editor and try again', [{ path: 'journey', message: 'not_normalizable' }]);
-    }
-    // Messages are not built yet: no message exists, so a message step cannot launch.
-    const violations = validateJourney(journey, { messageExists: () => false });
-    if (violations.length > 0) {
-      // details: `steps.<stepId>.<field path>` (or `journey` for graph problems) and the violation code.
-      return fail(ErrorCode.MANDATORY, `The journey has ${violations.length} problem(s) and cannot be launched`,
-        violations.map((v) => ({ path: [v.stepId ? `steps.${v.stepId}` : 'journey', ...v.path].join('.'), message: v.code })));
-    }
-    // What it names must exist: audiences, events, and what the conditions of audience entries and
-    // splits name (shared journey/references.ts; the editor shows the same problems on the steps).
-    const missing = await missingReferences(db, app.id, journey);
-    if (missing.length > 0) {
-      doc.destroy();
-      return fail(ErrorCode.MANDATORY, `The journey names ${missing.length} thing(s) this app does not have and cannot be launched`,
-        missing.map((v) => ({ path: [v.stepId ? `steps.${v.stepId}` : 'journey', ...v.path].join('.'), message: v.code })));
-    }
-    // Launched only as reviewed: a journey changed since (by anyone) is reviewed again.
-    if (body.reviewed !== undefined && body.reviewed !== (await journeyFingerprint(journey))) {
-      doc.destroy();
-      return { ...conflict('The journey changed after it was reviewed; review it again'), details: [{ path: 'reviewed', message: 'changed_since_review' }] };
-    }
-    const encoded = Y.encodeStateAsUpdate(doc);
-    const version = await tx(db, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [row.id]);
-      const next = await repo.nextVersion(client, row.id);
-      await repo.insertVersion(client, {
-        journeyId: row.id, version: next, definition: journey, state: encoded, stateVector: Y.encodeStateVector(doc),
-        sha256: createHash('sha256').update(encoded).digest('hex'), launchedBy: principal.user.id,
-      });
-      await repo.updateJourney(client, row.id, { status: 'live', liveVersion: next });
-      await repo.recordEvent(client, row.id, 'launched', principal.user.id, next);
-      return next;
-    });
-    doc.destroy();
+    const launched = await launchJourney(deps, { appId: app.id, row, userId: principal.user.id, reviewed: body.reviewed });
+    if (!launched.ok) return launched;
+    const { version } = launched;
     announceSummary(row.doc_name);
     const updated = await repo.findJourney(db, app.id, row.id);
     return updated ? ok({ journey: summary(updated), version }) : notFound();
@@ -209,29 +151,5 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     announceSummary(row.doc_name);
     const updated = await repo.findJourney(db, app.id, row.id);
     return updated ? ok({ journey: summary(updated) }) : notFound();
-  });
-
-  route(router, deps, 'docToken', async ({ principal, body, req }) => {
-    const parsed = parseDocName(body.name);
-    if (!parsed || parsed.accountId !== principal.account.id) return fail(ErrorCode.NO_PERMISSION, 'No permission for this document');
-    const app = await findApp(db, principal.account.id, parsed.appId);
-    if (!app) return fail(ErrorCode.NO_PERMISSION, 'No permission for this document');
-    let ownerId: string | null;
-    if (parsed.kind === 'journey') {
-      const row = await repo.findJourney(db, app.id, parsed.id);
-      if (!row || row.doc_name !== body.name) return fail(ErrorCode.NO_PERMISSION, 'No permission for this document');
-      ownerId = row.created_by;
-    } else if (parsed.kind === 'segment') {
-      const row = await findSegment(db, app.id, parsed.id);
-      if (!row || row.doc_name !== body.name) return fail(ErrorCode.NO_PERMISSION, 'No permission for this document');
-      ownerId = row.created_by;
-    } else {
-      return fail(ErrorCode.NO_PERMISSION, `Documents of kind ${parsed.kind} are not available yet`);
-    }
-    const subject = subjectFor(principal.user.id, disallowedFor(principal.user.grants, app.restricted));
-    const access = docAccess(subject, parsed.kind, ownerId);
-    if (!access) return fail(ErrorCode.NO_PERMISSION, 'No permission for this document');
-    const token = signJwt(deps.secret, { typ: 'doc', sub: principal.user.id, acc: principal.account.id, doc: body.name, access }, DOC_TOKEN_TTL_SECONDS);
-    return ok({ token, access, url: syncUrlFor(deps, req) });
   });
 }

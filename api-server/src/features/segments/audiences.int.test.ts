@@ -12,7 +12,7 @@ import * as Y from 'yjs';
 import { ErrorCode, applySegmentToDoc, createGroupNode, initSegmentDoc, type Segment } from '@gd/shared';
 import { createPool, type Db } from '../../db/pool.ts';
 import { STRONG_PASSWORD, TestClient, createTestApp, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../testing/harness.ts';
-import { insertDocument } from '../journeys/repository.ts';
+import { insertDocument } from '../documents/repository.ts';
 import { refreshDueAudiences } from './refresh.ts';
 import { seeder, single } from './testing/data.ts';
 

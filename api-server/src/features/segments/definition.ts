@@ -9,8 +9,7 @@ import {
   type SegmentProblem,
 } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
-import type { LiveDocReader } from '../journeys/liveDocs.ts';
-import { storedDocState } from '../journeys/repository.ts';
+import { readLatest, type LiveDocReader } from '../documents/liveDocs.ts';
 import { compileSegment, segmentReferences, type CompileProblem, type CompiledSegment } from './compile.ts';
 import * as repo from './repository.ts';
 
@@ -20,9 +19,7 @@ import * as repo from './repository.ts';
  * the empty segment it starts as.
  */
 export async function readSegmentDocument(db: Queryable, liveDocs: LiveDocReader | undefined, docName: string): Promise<Segment> {
-  let state: Uint8Array | undefined;
-  if (liveDocs) state = await liveDocs.read(docName).catch(() => undefined);
-  state ??= await storedDocState(db, docName);
+  const state = await readLatest(liveDocs, db, docName);
   if (!state) return createSegment('root');
   const doc = new Y.Doc();
   try {

@@ -17,7 +17,7 @@ import {
   ErrorCode, SEGMENT_LIMITS, Segment, fail, ok, type Result, conflict,
 } from '@gd/shared';
 import { tx, type Db } from '../../db/pool.ts';
-import type { LiveDocReader } from '../journeys/liveDocs.ts';
+import type { LiveDocReader } from '../documents/liveDocs.ts';
 import { compileFor, describeProblems, errorNameOf, readSegmentDocument } from './definition.ts';
 import { materialise } from './evaluate.ts';
 import * as repo from './repository.ts';

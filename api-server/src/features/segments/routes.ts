@@ -14,7 +14,8 @@ import { route } from '../../http/endpoint.ts';
 import { isUuid } from '../../http/validate.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tx } from '../../db/pool.ts';
-import { insertDocument, storedDocState } from '../journeys/repository.ts';
+import { readLive } from '../documents/liveDocs.ts';
+import { insertDocument } from '../documents/repository.ts';
 import { compileFor, compiledOrFailure, readSegmentDocument, toSegmentProblems } from './definition.ts';
 import { EstimateStopped, estimate } from './evaluate.ts';
 import { refreshNow } from './refresh.ts';
@@ -86,7 +87,9 @@ export function segmentRoutes(router: Router, deps: Deps): void {
     const source = await findSegment(app.id, params.segmentId);
     if (!source || !allowed(subject, 'ui:audience.clone', source)) return noSegment();
     // The copy forks the live content into a new document; the source document is untouched.
-    const state = (deps.liveDocs ? await deps.liveDocs.read(source.doc_name).catch(() => undefined) : undefined) ?? (await storedDocState(db, source.doc_name));
+    const read = await readLive(deps.liveDocs, db, source.doc_name);
+    if (!read.ok) return read;
+    const { state } = read;
     const id = randomUUID();
     const name = docName(principal.account.id, app.id, 'segment', id);
     const created = await unlessNameTaken(() => tx(db, async (client) => {

@@ -7,7 +7,10 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { destroyProvider } from '@gd/shared/docs/providerSocket';
+import { unavailable, type Failure } from '@gd/shared';
+import type { Queryable } from '../../db/pool.ts';
 import { signJwt } from '../auth/accessToken.ts';
+import { storedDocState } from './repository.ts';
 export interface LiveDocReader {
   /** The full encoded Yjs state of the document as the sync server holds it now. */
   read(name: string): Promise<Uint8Array>;
@@ -73,4 +76,25 @@ export function remoteLiveDocs(syncUrl: string, secret: string): LiveDocReader {
       });
     },
   };
+}
+
+/**
+ * A document for a person's action that must not miss a colleague's last edits (launch, clone,
+ * approve): the live state, or a retryable 503 when the sync server cannot be reached. Without a
+ * sync server at all (a worker-only process), the stored state, which includes the logged updates.
+ */
+export async function readLive(liveDocs: LiveDocReader | undefined, db: Queryable, name: string): Promise<{ ok: true; state: Uint8Array | undefined } | Failure> {
+  if (!liveDocs) return { ok: true, state: await storedDocState(db, name) };
+  try {
+    return { ok: true, state: await liveDocs.read(name) };
+  } catch (error) {
+    if (error instanceof SyncUnreachable) return unavailable('The sync server is not reachable; try again');
+    throw error;
+  }
+}
+
+/** A document for background work (an audience refresh): live when reachable, else as stored. */
+export async function readLatest(liveDocs: LiveDocReader | undefined, db: Queryable, name: string): Promise<Uint8Array | undefined> {
+  const live = liveDocs ? await liveDocs.read(name).catch(() => undefined) : undefined;
+  return live ?? storedDocState(db, name);
 }
