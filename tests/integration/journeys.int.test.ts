@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { DOC_SUMMARY_CHANGED, ErrorCode, applyJourneyToDoc, journeyFingerprint, journeyFromDoc, normalizeJourney, updateStep, type JourneyStep } from '@gd/shared';
+import { randomUUID } from 'node:crypto';
+import { DOC_SUMMARY_CHANGED, ErrorCode, addStepAfter, applyJourneyToDoc, createConditionNode, createGroupNode, journeyFingerprint, journeyFromDoc, normalizeJourney, updateStep, type JourneyStep, type Segment } from '@gd/shared';
 import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
 import { remoteLiveDocs } from '../../api-server/src/features/documents/liveDocs.ts';
 import { STRONG_PASSWORD, TestClient, ingest, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
@@ -150,6 +151,21 @@ describe('journeys', () => {
     const { audience: foreign } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Elsewhere', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId });
     await editSource(doc, (s) => ({ ...s, audienceId: foreign.id } as JourneyStep));
     expect(await details()).toEqual([{ path: 'steps.source.audienceId', message: 'audience_not_found' }]);
+
+    // A split whose first path is for the members of an audience: launches while the audience
+    // exists, and is refused on that path once the audience is deleted.
+    await editSource(doc, (s) => ({ ...s, audienceId: audience.id } as JourneyStep));
+    const { audience: named } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Named by a split', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId: app.id });
+    const splitId = randomUUID();
+    let edited = addStepAfter(journeyFromDoc(doc.doc), journeyFromDoc(doc.doc).entryId!, null, 'flowSplit', splitId);
+    const split = edited.steps.find((s) => s.id === splitId) as Extract<JourneyStep, { type: 'flowSplit' }>;
+    const members: Segment = { rootKey: 'root', nodes: [{ ...createGroupNode('root'), children: ['c1'] }, createConditionNode('c1', { type: 'attribute', id: 'audience', condition: 'in_audience', input: named.id })] };
+    edited = updateStep(edited, { ...split, paths: split.paths.map((p, i) => (i === 0 ? { ...p, segment: members } : p)) });
+    applyJourneyToDoc(doc.doc, edited);
+    await waitFor(() => !doc.provider.hasUnsyncedChanges, 'split acknowledged');
+    expect((await launch()).body).toMatchObject({ status: 'OK', version: 3 });
+    await owner.client.ok('deleteAudience', undefined, { appId: app.id, audienceId: named.id });
+    expect(await details()).toEqual([{ path: `steps.${splitId}.paths.0.segment`, message: 'segment_reference_missing' }]);
   });
 
   it('clone forks the live content into a new document', async () => {
