@@ -106,7 +106,33 @@ export interface Failure {
 }
 export interface FieldIssue {
   path: string;
+  /** A reason code of the route (`private_address`, `not_found`) or a readable English text. */
   message: string;
+  /** For a value that failed its schema: what was wrong, for the client to say in the person's language. */
+  issue?: ValidationIssue;
+}
+
+/** The part of a zod issue a form needs to explain it: its code and, for sizes, the limit. */
+export interface ValidationIssue {
+  code: string;
+  /** For too_small / too_big: what was measured (string, number, array) and the limit. */
+  origin?: string;
+  minimum?: number;
+  maximum?: number;
+  /** For invalid_format: email, url, uuid, regex, ... */
+  format?: string;
+}
+
+/** Zod issues (any version's shape) as field details: the path, the English message and the issue. */
+export function fieldIssuesOf(issues: readonly { code: string; path: readonly PropertyKey[]; message: string; origin?: unknown; minimum?: unknown; maximum?: unknown; format?: unknown }[]): FieldIssue[] {
+  return issues.map((i) => {
+    const issue: ValidationIssue = { code: i.code };
+    if (typeof i.origin === 'string') issue.origin = i.origin;
+    if (typeof i.minimum === 'number' || typeof i.minimum === 'bigint') issue.minimum = Number(i.minimum);
+    if (typeof i.maximum === 'number' || typeof i.maximum === 'bigint') issue.maximum = Number(i.maximum);
+    if (typeof i.format === 'string') issue.format = i.format;
+    return { path: i.path.map(String).join('.') || '(body)', message: i.message, issue };
+  });
 }
 export type Result<T> = { ok: true; value: T } | Failure;
 

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, endpoints, type EndpointName } from '@gd/shared';
+import { ErrorCode, NAME_MAX, endpoints, type EndpointName } from '@gd/shared';
 import { createTestApp, registerAccount, startTestApi, type TestApi, type TestClient } from '../testing/harness.ts';
 
 let api: TestApi;
@@ -90,5 +90,13 @@ describe('state conflicts', () => {
     const answer = await owner.call('stopJourney', {}, { appId, journeyId: journey.id });
     expect(answer.httpStatus).toBe(409);
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.GENERIC, message: 'Only a live journey can be stopped' });
+  });
+});
+
+describe('schema failures say what was wrong, for forms to translate', () => {
+  it('a name too long: 10001 with the field, the zod issue code and the limit', async () => {
+    const answer = await owner.call('createJourney', { name: 'x'.repeat(NAME_MAX + 1) }, { appId });
+    expect(answer.httpStatus).toBe(400);
+    expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'name', issue: { code: 'too_big', origin: 'string', maximum: NAME_MAX } }] });
   });
 });

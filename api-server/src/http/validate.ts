@@ -1,11 +1,11 @@
 /** Request validation with the shared schemas: a failure lists every field problem (code 10001). */
 import type { NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
-import { ErrorCode, fail, ok, unstorableTextAt, type FieldIssue, type Result } from '@gd/shared';
+import { ErrorCode, fail, fieldIssuesOf, ok, unstorableTextAt, type FieldIssue, type Result } from '@gd/shared';
 import { sendKo } from './respond.ts';
 
 export function zodIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+  return fieldIssuesOf(error.issues);
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Result<z.output<S>> {

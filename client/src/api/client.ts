@@ -21,7 +21,7 @@
 import { API_VERSION_HEADER, apiVersionHeaderValue, deriveApiBase, dropReserved, rangeQuery } from '@gd/shared/apiBase';
 import { endpointRoutes, fillPath } from '@gd/shared/endpointRoutes';
 import type { EndpointName, RequestOf, ResponseOf } from '@gd/shared/endpoints';
-import { ErrorCode } from '@gd/shared/errors';
+import { ErrorCode, fieldIssuesOf } from '@gd/shared/errors';
 import type { Language } from '@gd/shared/language';
 import { AUTH_COOKIES, CSRF_HEADER } from '@gd/shared/schemas/auth';
 import { KoBody } from '@gd/shared/schemas/envelope';
@@ -55,8 +55,8 @@ const CSRF_FAILURES = new Set<number>([ErrorCode.CSRF_COOKIE_FAILURE, ErrorCode.
 export const needsCsrf = (name: EndpointName): boolean => endpointRoutes[name].method !== 'GET';
 
 /** Zod issues of a request that fails its schema, as field details. */
-function invalidRequest(issues: readonly { path: readonly PropertyKey[]; message: string }[]): ApiError {
-  const details = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+function invalidRequest(issues: Parameters<typeof fieldIssuesOf>[0]): ApiError {
+  const details = fieldIssuesOf(issues);
   return new ApiError(ErrorCode.MANDATORY, details[0]?.message ?? 'Invalid request', details);
 }
 

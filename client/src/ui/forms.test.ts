@@ -42,6 +42,16 @@ describe('server failures on forms', () => {
     expect(splitFailure(error, t, ['source.httpsFileUrl'], issueText).fieldErrors).toEqual({ 'source.httpsFileUrl': 'imports.issue.private_address' });
   });
 
+  it('says what the server found wrong with a value in the person\'s language, not "fill in the required fields"', () => {
+    const tooLong = new ApiError(10001, 'Invalid request: name: Too big', [{ path: 'name', message: 'Too big: expected string to have <=120 characters', issue: { code: 'too_big', origin: 'string', maximum: 120 } }]);
+    expect(splitFailure(tooLong, t, ['name']).fieldErrors).toEqual({ name: 'validation.tooLong:{"max":120}' });
+    const notEmail = new ApiError(10001, 'bad', [{ path: 'email', message: 'Invalid email address', issue: { code: 'invalid_format', format: 'email' } }]);
+    expect(splitFailure(notEmail, t, ['email']).fieldErrors).toEqual({ email: 'validation.email' });
+    // Without an issue (a route's own reason the form does not translate), the server's message.
+    const plain = new ApiError(10001, 'bad', [{ path: 'name', message: 'Required' }, { path: 'other', message: 'x' }]);
+    expect(splitFailure(plain, t, ['name']).fieldErrors).toEqual({ name: 'Required' });
+  });
+
   it('shows a failure without field details as a form error', () => {
     const error = new ApiError(10010, 'Wrong e-mail or password');
     expect(splitFailure(error, t, ['email'])).toEqual({ fieldErrors: {}, formError: error });

@@ -3,13 +3,16 @@
  * own messages are English), and server failures mapped onto fields.
  */
 import type { z } from 'zod';
+import type { ValidationIssue } from '@gd/shared/errors';
 import type { TFunction, TKey } from '../i18n/keys.ts';
 import { ApiError } from '../api/errors.ts';
 import { hasKey } from '../i18n/i18n.ts';
 
-type Issue = z.core.$ZodIssue;
-
-function issueText(issue: Issue, t: TFunction): string {
+/**
+ * What was wrong with a value, localized: a zod issue of the client's own check, or the issue the
+ * server sent with a field detail (`FieldIssue.issue`, the same shape), so both say the same.
+ */
+export function validationText(issue: ValidationIssue, t: TFunction): string {
   switch (issue.code) {
     case 'too_small':
       return issue.origin === 'string' && Number(issue.minimum) <= 1 ? t('validation.required') : t('validation.tooShort', { min: Number(issue.minimum) });
@@ -39,15 +42,17 @@ export function schemaValidator<V>(schema: z.ZodType, t: TFunction, messages: Pa
       const path = issue.path.map(String).join('.');
       if (path in errors) continue;
       const override = messages[path];
-      errors[path] = override ? t(override) : issueText(issue, t);
+      errors[path] = override ? t(override) : validationText(issue as ValidationIssue, t);
     }
     return errors;
   };
 }
 
 /**
- * Split a failure into field errors (for fields the form has) and a form-level error. A single
- * field detail with a catalogued code gets the localized text of that code.
+ * Split a failure into field errors (for fields the form has) and a form-level error. A field's
+ * text is, in order: the route's reason code as the form translates it (`issueText`), the schema
+ * issue the server sent (too long, not an e-mail...), the catalogue's text of the code for a
+ * single detail, else the server's message.
  */
 export function splitFailure(error: unknown, t: TFunction, fields: readonly string[], issueText?: (message: string) => string | undefined): { fieldErrors: Record<string, string>; formError: unknown } {
   if (!(error instanceof ApiError) || error.details.length === 0) return { fieldErrors: {}, formError: error };
@@ -57,6 +62,6 @@ export function splitFailure(error: unknown, t: TFunction, fields: readonly stri
   const single = known.length === 1 && error.details.length === 1 && hasKey(key);
   const fieldErrors: Record<string, string> = {};
   // The field's own reason first (a code the form translates), then the code's catalogue text.
-  for (const d of known) fieldErrors[d.path] ??= issueText?.(d.message) ?? (single ? t(key as TKey) : d.message);
+  for (const d of known) fieldErrors[d.path] ??= issueText?.(d.message) ?? (d.issue ? validationText(d.issue, t) : single ? t(key as TKey) : d.message);
   return { fieldErrors, formError: known.length === error.details.length ? null : error };
 }

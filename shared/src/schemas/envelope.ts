@@ -5,7 +5,11 @@ export const KoBody = z.object({
   status: z.literal('KO'),
   code: z.number().int(),
   message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  details: z.array(z.object({
+    path: z.string(),
+    message: z.string(),
+    issue: z.object({ code: z.string(), origin: z.string().optional(), minimum: z.number().optional(), maximum: z.number().optional(), format: z.string().optional() }).optional(),
+  })).optional(),
 });
 export type KoBody = z.infer<typeof KoBody>;
 
