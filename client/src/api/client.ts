@@ -103,7 +103,7 @@ export function buildRequest<N extends EndpointName>(name: N, input: CallInput<N
 export function readAnswer<T>(status: number, json: unknown): T {
   if (typeof json === 'object' && json !== null && (json as { status?: unknown }).status === 'OK') return json as T;
   const ko = KoBody.safeParse(json);
-  if (ko.success) throw new ApiError(ko.data.code, ko.data.message, ko.data.details ?? []);
+  if (ko.success) throw new ApiError(ko.data.code, ko.data.message, ko.data.details ?? [], status);
   throw new ApiError(ErrorCode.GENERIC, `Unexpected answer from the server (HTTP ${status})`);
 }
 

@@ -7,11 +7,14 @@ export class ApiError extends Error {
   override name = 'ApiError';
   readonly code: ApiErrorCode;
   readonly details: readonly FieldIssue[];
+  /** The HTTP status of the answer (503: a service the action needs is down, retryable). */
+  readonly httpStatus: number | undefined;
 
-  constructor(code: ApiErrorCode, message: string, details: readonly FieldIssue[] = []) {
+  constructor(code: ApiErrorCode, message: string, details: readonly FieldIssue[] = [], httpStatus?: number) {
     super(message);
     this.code = code;
     this.details = details;
+    this.httpStatus = httpStatus;
   }
 
   /** Field messages by path (`email`, `plan`, ...), for forms. */

@@ -74,6 +74,8 @@ export const shellEn = {
     10: 'It does not exist.',
     30: 'That name is already in use.',
     10000: 'Something went wrong. Try again.',
+    /** HTTP 503: a service the action needs (the sync server) cannot be reached right now. */
+    unavailable: 'The service this needs cannot be reached right now. Your changes are kept; try again in a moment.',
     10001: 'Fill in the required fields.',
     10004: 'You do not have permission to do that.',
     10005: 'Your session has ended. Sign in again.',

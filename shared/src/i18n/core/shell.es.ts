@@ -77,6 +77,7 @@ export const shellEs: Widen<typeof shellEn> = {
     10: 'No existe.',
     30: 'Ese nombre ya está en uso.',
     10000: 'Algo ha fallado. Inténtalo de nuevo.',
+    unavailable: 'Ahora no se puede contactar con el servicio que se necesita. Tus cambios se conservan; inténtalo de nuevo en un momento.',
     10001: 'Rellena los campos obligatorios.',
     10004: 'No tienes permiso para hacer eso.',
     10005: 'Tu sesión ha terminado. Vuelve a entrar.',
