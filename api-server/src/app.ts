@@ -27,6 +27,7 @@ import { segmentDocument } from './features/segments/repository.ts';
 import { segmentRoutes } from './features/segments/routes.ts';
 import { importRoutes } from './features/imports/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
+import { homeRoutes } from './features/home/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -74,6 +75,7 @@ export function createApp(deps: Deps): express.Express {
   segmentRoutes(api, deps);
   importRoutes(api, deps);
   exportRoutes(api, deps);
+  homeRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

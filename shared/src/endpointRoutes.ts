@@ -114,6 +114,10 @@ export const endpointRoutes = {
   createAudienceExport: { method: 'POST', path: '/apps/:appId/audiences/:audienceId/exports' },
   downloadAudienceExport: { method: 'GET', path: '/apps/:appId/audience-exports/:exportId/download' },
   deleteAudienceExport: { method: 'DELETE', path: '/apps/:appId/audience-exports/:exportId' },
+
+  // Home (endpoints/home.ts)
+  getHomeSummary: { method: 'GET', path: '/apps/:appId/home/summary' },
+  getHomeAttention: { method: 'GET', path: '/apps/:appId/home/attention' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

@@ -17,6 +17,7 @@ import { ingestEndpoints } from './endpoints/ingest.ts';
 import { tagEndpoints } from './endpoints/tags.ts';
 import { segmentEndpoints } from './endpoints/segments.ts';
 import { importEndpoints } from './endpoints/imports.ts';
+import { homeEndpoints } from './endpoints/home.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -31,6 +32,7 @@ export const endpoints = {
   ...tagEndpoints,
   ...segmentEndpoints,
   ...importEndpoints,
+  ...homeEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -21,7 +21,7 @@ const LogoutPage = lazy(() => import('../features/auth/LogoutPage.tsx'));
 const InfoPage = lazy(() => import('../features/auth/InfoPage.tsx'));
 const Shell = lazy(() => import('../shell/Shell.tsx'));
 const RouteScreen = lazy(() => import('../shell/RouteScreen.tsx'));
-const HomeRedirect = lazy(() => import('../shell/HomeRedirect.tsx'));
+const HomePage = lazy(() => import('../features/home/HomePage.tsx'));
 const NotFoundPage = lazy(() => import('../features/common/NotFoundPage.tsx'));
 
 export function AppRoutes() {
@@ -42,7 +42,7 @@ export function AppRoutes() {
           </Route>
           <Route element={<RequireSession />}>
             <Route element={<Shell />}>
-              <Route index element={<HomeRedirect />} />
+              <Route index element={<HomePage />} />
               {ROUTES.map((route) => (
                 <Route key={route.path} path={route.path} element={<RouteScreen route={route} />} />
               ))}

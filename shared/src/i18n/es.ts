@@ -8,6 +8,7 @@ import { tagsEs } from './tags/es.ts';
 import { peopleEs } from './people/es.ts';
 import { segmentsEs } from './segments/es.ts';
 import { importsEs } from './imports/es.ts';
+import { homeEs } from './home/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -19,4 +20,5 @@ export const es: Catalogue = {
   ...peopleEs,
   ...segmentsEs,
   ...importsEs,
+  ...homeEs,
 };

@@ -9,6 +9,7 @@ import { tagsTo } from './tags/to.ts';
 import { peopleTo } from './people/to.ts';
 import { segmentsTo } from './segments/to.ts';
 import { importsTo } from './imports/to.ts';
+import { homeTo } from './home/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -18,4 +19,5 @@ export const to: DeepPartial<Catalogue> = {
   ...peopleTo,
   ...segmentsTo,
   ...importsTo,
+  ...homeTo,
 };

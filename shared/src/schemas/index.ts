@@ -10,3 +10,4 @@ export * from './people.ts';
 export * from './behaviour.ts';
 export * from './segments.ts';
 export * from './imports.ts';
+export * from './home.ts';

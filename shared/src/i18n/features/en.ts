@@ -8,6 +8,7 @@ import { importsEn } from '../imports/en.ts';
 import { peopleEn } from '../people/en.ts';
 import { segmentsEn } from '../segments/en.ts';
 import { tagsEn } from '../tags/en.ts';
+import { homeEn } from '../home/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -15,4 +16,5 @@ export const featuresEn = {
   ...peopleEn,
   ...segmentsEn,
   ...importsEn,
+  ...homeEn,
 };
