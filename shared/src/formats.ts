@@ -57,8 +57,9 @@ export function unstorableTextAt(value: unknown, path = ''): string | null {
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+/** A real calendar day, years 0001 to 9999 (Postgres has no year 0: '0000-01-01'::date fails). */
 export function isDateString(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s.startsWith('0000')) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
@@ -104,38 +105,83 @@ export function embeddedIpv4(address: string): string | null {
   return null;
 }
 
-function isPrivateIpv4(h: string): boolean | null {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  if (!v4) return null;
-  const [a, b] = [Number(v4[1]), Number(v4[2])];
-  return (
-    a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224
-  );
+/**
+ * Addresses that are not globally reachable (the IANA special-purpose registries): unspecified
+ * ("this network"), private (RFC 1918), carrier-grade NAT, loopback, link-local (with the cloud
+ * metadata address 169.254.169.254), IETF protocol assignments, documentation, 6to4 relay,
+ * benchmarking, multicast and reserved (with broadcast). The same ranges as the API's connection
+ * guard (api-server/src/features/imports/netGuard.ts; a property test keeps the two equal).
+ */
+const NON_PUBLIC_IPV4: readonly (readonly [string, number])[] = [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+];
+/** IPv6: unspecified, loopback, unique local, link-local, site-local, multicast, documentation (both), discard-only, IETF protocol assignments. */
+const NON_PUBLIC_IPV6: readonly (readonly [string, number])[] = [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['3fff::', 20],
+  ['100::', 64], ['2001::', 23],
+];
+
+const dottedNumber = (dotted: string) => dotted.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+const v4Ranges = NON_PUBLIC_IPV4.map(([net, prefix]) => ({ net: dottedNumber(net), size: 2 ** (32 - prefix) }));
+const isNonPublicIpv4Number = (n: number) => v4Ranges.some((r) => n >= r.net && n < r.net + r.size);
+const v6Ranges = NON_PUBLIC_IPV6.map(([net, prefix]) => ({ groups: ipv6Groups(net) ?? [], prefix }));
+function inV6Range(groups: readonly number[], range: { groups: readonly number[]; prefix: number }): boolean {
+  for (let bit = 0; bit < range.prefix; bit += 16) {
+    const take = Math.min(16, range.prefix - bit);
+    const mask = (0xffff << (16 - take)) & 0xffff;
+    if (((groups[bit / 16] ?? 0) & mask) !== ((range.groups[bit / 16] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+/**
+ * A host as the URL standard reads IPv4 (each of 1 to 4 dot-separated parts decimal, 0x hex or
+ * 0-prefixed octal; the last part fills the remaining bytes: 2130706433, 0x7f.1, 0177.0.0.1 and
+ * 127.1 are all 127.0.0.1): the address as a number, null when the host is not an IPv4 address
+ * (it does not end in a number), NaN when it ends in a number but is no address.
+ */
+export function ipv4HostNumber(host: string): number | null {
+  const parts = host.split('.');
+  if (parts[parts.length - 1] === '' && parts.length > 1) parts.pop();
+  const last = parts[parts.length - 1] ?? '';
+  if (!/^(\d+|0[xX][0-9a-fA-F]*)$/.test(last)) return null;
+  if (parts.length > 4) return Number.NaN;
+  const numbers = parts.map((p) => {
+    if (/^0[xX][0-9a-fA-F]*$/.test(p)) return p.length === 2 ? 0 : parseInt(p.slice(2), 16);
+    if (/^0\d+$/.test(p)) return /^0[0-7]+$/.test(p) ? parseInt(p.slice(1), 8) : Number.NaN;
+    return /^\d+$/.test(p) ? Number(p) : Number.NaN;
+  });
+  if (numbers.some((n) => !Number.isFinite(n)) || numbers.slice(0, -1).some((n) => n > 255)) return Number.NaN;
+  const tail = numbers[numbers.length - 1] ?? 0;
+  if (tail >= 256 ** (5 - numbers.length)) return Number.NaN;
+  return numbers.slice(0, -1).reduce((n, part, i) => n + part * 256 ** (3 - i), 0) + tail;
+}
+
+/** True for an IPv4 or IPv6 address (any spelling above, IPv4 inside IPv6 included) that is not public; false for a public one; null for a name. */
+export function isNonPublicAddress(address: string): boolean | null {
+  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
+  if (!a.includes(':')) {
+    const v4 = ipv4HostNumber(a);
+    return v4 === null ? null : Number.isNaN(v4) || isNonPublicIpv4Number(v4);
+  }
+  const groups = ipv6Groups(a);
+  if (!groups) return true;
+  const embedded = embeddedIpv4(a);
+  if (embedded) return isNonPublicIpv4Number(dottedNumber(embedded));
+  return v6Ranges.some((r) => inV6Range(groups, r));
 }
 
 /**
  * True for loopback, private, link-local, unspecified and similar non-public hosts, in any spelling
- * (a trailing dot, IPv4 inside IPv6). A syntactic check for forms; the API checks the resolved
- * address again when it connects.
+ * (a trailing dot, IPv4 numbers in decimal, hex or octal, IPv4 inside IPv6). A syntactic check for
+ * forms; the API checks the resolved address again when it connects.
  */
 export function isPrivateHost(host: string): boolean {
   const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (h === '' || h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return true;
-  const v4 = isPrivateIpv4(h);
-  if (v4 !== null) return v4;
-  if (h.includes(':')) {
-    const groups = ipv6Groups(h);
-    if (!groups) return true;
-    const embedded = embeddedIpv4(h);
-    if (embedded) return isPrivateIpv4(embedded) ?? true;
-    const [g0 = 0] = groups;
-    return groups.every((x, i) => x === 0 || (i === 7 && x === 1)) // :: and ::1
-      || (g0 & 0xfe00) === 0xfc00 // unique local
-      || (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0 // link- and site-local
-      || (g0 & 0xff00) === 0xff00; // multicast
-  }
-  return false;
+  return isNonPublicAddress(h) ?? false;
 }
 
 /** URL: http, https or ftp, and not a private address. */

@@ -3,3 +3,4 @@ export * from './validate.ts';
 export * from './edit.ts';
 export * from './semantics.ts';
 export * from './audience.ts';
+export * from './evaluate.ts';

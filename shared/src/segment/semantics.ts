@@ -184,10 +184,18 @@ export function conditionValues(c: Pick<SegmentCondition, 'input' | 'multiSelect
 
 /** The first value as a finite number, or null. */
 export function conditionNumber(c: Pick<SegmentCondition, 'input' | 'multiSelect'>): number | null {
-  if (typeof c.input === 'number') return Number.isFinite(c.input) ? c.input : null;
-  const first = conditionValues(c)[0];
-  if (first === undefined || !/^-?\d+(\.\d+)?$/.test(first)) return null;
-  return Number(first);
+  return conditionNumbers(c)?.[0] ?? null;
+}
+
+/**
+ * Every value as a number (the selections, else the input, as `conditionValues` picks them; a
+ * typed number as it is, whatever its spelling), or null when there is none or one is not a number.
+ */
+export function conditionNumbers(c: Pick<SegmentCondition, 'input' | 'multiSelect'>): number[] | null {
+  const selected = c.multiSelect.some((v) => v.trim() !== '');
+  if (!selected && typeof c.input === 'number') return Number.isFinite(c.input) ? [c.input] : null;
+  const numbers = conditionValues(c).map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : Number.NaN));
+  return numbers.length > 0 && numbers.every(Number.isFinite) ? numbers : null;
 }
 
 /** The first value as a YYYY-MM-DD day, or null. */
@@ -225,6 +233,8 @@ export function conditionValueKind(t: ConditionTarget, op: SegmentOperator, kind
       return 'number';
     case 'equals': case 'not_equals': case 'greater_than': case 'minor_than': case 'contains':
       if (t.valueType === 'number' || t.valueType === 'count') return 'number';
+      // A property is compared as a number by greater_than / minor_than (as the compiler does).
+      if (t.valueType === 'property' && (op === 'greater_than' || op === 'minor_than')) return 'number';
       if (t.valueType === 'date' || t.valueType === 'timestamp') return 'day';
       return 'text';
     default: {

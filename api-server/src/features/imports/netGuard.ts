@@ -7,7 +7,7 @@
  * Refused: unspecified, loopback, private (RFC 1918), carrier-grade NAT, link-local (which holds
  * the cloud metadata address 169.254.169.254), benchmark, documentation, multicast and reserved
  * ranges, IPv6 loopback, unique-local (fc00::/7, incl. fd00:ec2::254), link-local, site-local,
- * multicast, documentation, and IPv4 addresses written as IPv6 in any form (`embeddedIpv4` of
+ * multicast, documentation (2001:db8::/32, 3fff::/20), and IPv4 addresses written as IPv6 in any form (`embeddedIpv4` of
  * shared: IPv4-compatible ::7f00:1, mapped, SIIT, NAT64, 6to4) when the IPv4 address is refused.
  *
  * `allowPrivate` (config IMPORT_ALLOW_PRIVATE_HOSTS, set only by tests) lists addresses or CIDR
@@ -26,7 +26,7 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64], ['2001::', 23],
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['3fff::', 20], ['100::', 64], ['2001::', 23],
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
 
 export { embeddedIpv4 };

@@ -55,8 +55,8 @@
  * `<event>/<property>`): an occurrence in the window whose property satisfies the tag condition;
  * a negated tag condition is the complement on the property value (an occurrence without the
  * property has it "not equal").
- * Event properties: equals/contains compare the text of the value (or of any element of an
- * array), greater_than/minor_than its number (numbers, or strings spelling one), is_true/is_false
+ * Event properties: equals/contains compare the text of the value (of an array: of any of its
+ * elements, never the array's own JSON text), greater_than/minor_than its number (numbers, or strings spelling one), is_true/is_false
  * the JSON boolean, is_set a value that is neither null nor "".
  * - user_event_tag (`<event>/<property>`) and user_product_tag (a property of the purchase event)
  *   are the same as with_property, with the condition as the tag condition.
@@ -72,10 +72,14 @@
  * reached the person (any interaction: there is no send log yet), clicked = one was clicked,
  * engaged = any click or open on that channel; in the window when the condition has one.
  *
- * The `unsupported` kind never compiles (AudienceNotValid).
+ * The `unsupported` kind never compiles (AudienceNotValid), nor does a condition holding text
+ * Postgres cannot store (NUL, unpaired surrogates: value_invalid).
+ *
+ * shared/src/segment/evaluate.ts evaluates the same meaning in memory; segments/differential.int.test.ts
+ * checks the two against each other on random segments and people.
  */
 import {
-  ANY_MESSAGE, PURCHASE_EVENT, conditionTarget, conditionValues, parseEventProperty, SegmentStructureCode, segmentConditions,
+  ANY_MESSAGE, PURCHASE_EVENT, conditionTarget, conditionValues, isStorableText, parseEventProperty, SegmentStructureCode, segmentConditions,
   semanticProblems, validateSegment, type ConditionTarget, type Segment, type SegmentAttribute, type SegmentConditionNode,
   type SegmentNode, type SegmentOperator,
 } from '@gd/shared';
@@ -94,7 +98,7 @@ export function segmentReferences(segment: Segment): { tagIds: string[]; audienc
   const audienceIds = new Set<string>();
   for (const c of segmentConditions(segment)) {
     if (c.type === 'user_tag' && c.id) tagIds.add(c.id.trim());
-    if (c.type === 'attribute' && c.id === 'audience') for (const v of conditionValues(c)) audienceIds.add(v);
+    if (c.type === 'attribute' && c.id?.trim() === 'audience') for (const v of conditionValues(c)) audienceIds.add(v);
   }
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   return { tagIds: [...tagIds].filter((id) => uuid.test(id)), audienceIds: [...audienceIds].filter((id) => uuid.test(id)) };
@@ -116,7 +120,7 @@ function positivePredicate(c: Cond, t: ConditionTarget, op: SegmentOperator): st
         const parsed = parseEventProperty(id) ?? invalid('id', 'unknown_target');
         return eventPropertyPredicate(c, parsed.event, parsed.property, node.tagCondition ?? invalid('tagCondition', 'tag_condition_missing'));
       }
-      return occurrencePredicate(c, { table: 'events', alias: 'e', filters: [`e.name = ${c.p.add(id, 'text')}`] }, op);
+      return occurrencePredicate(c, () => ({ table: 'events', alias: 'e', filters: [`e.name = ${c.p.add(id, 'text')}`] }), op);
     }
     case 'user_event_tag': {
       const parsed = parseEventProperty(id) ?? invalid('id', 'unknown_target');
@@ -144,9 +148,8 @@ function positivePredicate(c: Cond, t: ConditionTarget, op: SegmentOperator): st
     }
     case 'inapp_impressions':
     case 'inapp_clicks': {
-      const filters = [`mi.channel = 'inapp'`, node.type === 'inapp_clicks' ? `mi.kind = 'click'` : `mi.kind = 'impression'`];
-      if (id !== ANY_MESSAGE) filters.push(`mi.message_id = ${c.p.add(id, 'text')}`);
-      return occurrencePredicate(c, interactions(filters), op);
+      const kind = node.type === 'inapp_clicks' ? `mi.kind = 'click'` : `mi.kind = 'impression'`;
+      return occurrencePredicate(c, () => interactions([`mi.channel = 'inapp'`, kind, ...(id === ANY_MESSAGE ? [] : [`mi.message_id = ${c.p.add(id, 'text')}`])]), op);
     }
     case 'device_os': {
       const column = id === 'os' ? 'd.os' : id === 'os_version' ? 'd.os_version' : id === 'model' ? 'd.model' : invalid('id', 'unknown_target');
@@ -164,7 +167,17 @@ function positivePredicate(c: Cond, t: ConditionTarget, op: SegmentOperator): st
   }
 }
 
+/** Text Postgres cannot store (NUL, unpaired surrogates) in a condition: it would fail the whole query. */
+function unstorableField(node: SegmentConditionNode): string | null {
+  if (node.id !== null && !isStorableText(node.id)) return 'id';
+  if (typeof node.input === 'string' && !isStorableText(node.input)) return 'input';
+  if (node.multiSelect.some((v) => !isStorableText(v))) return 'multiSelect';
+  return null;
+}
+
 function compileCondition(node: SegmentConditionNode, p: Params, ctx: CompileContext): string {
+  const unstorable = unstorableField(node);
+  if (unstorable) invalid(unstorable);
   const tagType = (id: string) => ctx.tags.get(id);
   const problem = semanticProblems(node, tagType)[0];
   if (problem) throw new CompileError({ path: [problem.field], code: problem.code, error: 'AudienceNotValid' });

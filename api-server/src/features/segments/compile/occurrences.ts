@@ -12,25 +12,36 @@ export function occurrencesExist(o: Occurrences, extra: string[], offset?: strin
 }
 export const timeIn = (p: Params, o: Occurrences, range: DayRange | null) => (range ? [inDays(p, { kind: 'instant', sql: `${o.alias}.event_time` }, range)] : []);
 
-/** Positive operators on occurrences (events, in-app impressions or clicks). */
-export function occurrencePredicate(c: Cond, o: Occurrences, op: SegmentOperator): string {
+/**
+ * Positive operators on occurrences (events, in-app impressions or clicks). `source` adds its
+ * filters' parameters when called: only when the answer needs rows (a count below zero is a
+ * constant, and a parameter the SQL does not use fails the whole query).
+ */
+export function occurrencePredicate(c: Cond, source: () => Occurrences, op: SegmentOperator): string {
+  const exists = (range: DayRange | null, offset?: () => string) => {
+    const o = source();
+    return occurrencesExist(o, timeIn(c.p, o, range), offset?.());
+  };
   switch (op) {
     case 'was_made':
-      return occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)));
+      return exists(conditionWindow(c));
     case 'more_than': {
       // count > x  <=>  at least floor(x) + 1 rows: a row exists after skipping floor(x).
+      // No one has 2^53 rows: a larger count would not fit OFFSET's bigint anyway.
       const x = numberValue(c);
       if (x < 0) return 'TRUE';
-      return occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)), c.p.add(Math.floor(x), 'bigint'));
+      if (x >= Number.MAX_SAFE_INTEGER) return 'FALSE';
+      return exists(conditionWindow(c), () => c.p.add(Math.floor(x), 'bigint'));
     }
     case 'less_than': {
       // count < x  <=>  not at least ceil(x) rows.
       const k = Math.ceil(numberValue(c));
       if (k <= 0) return 'FALSE';
-      return `NOT ${occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)), c.p.add(k - 1, 'bigint'))}`;
+      if (k > Number.MAX_SAFE_INTEGER) return 'TRUE';
+      return `NOT ${exists(conditionWindow(c), () => c.p.add(k - 1, 'bigint'))}`;
     }
     case 'was_on': case 'was_ago': case 'was_more_than': case 'was_less_than':
-      return occurrencesExist(o, timeIn(c.p, o, dateOperatorRange(c, op)));
+      return exists(dateOperatorRange(c, op));
     default:
       return invalid('condition', 'operator_not_applicable');
   }

@@ -3,7 +3,7 @@
  * app's local days as SQL, the operators' negations, the compile errors, one condition's values
  * and the day ranges of the date operators.
  */
-import { conditionDay, conditionNumber, conditionValues, type SegmentConditionNode, type SegmentOperator } from '@gd/shared';
+import { conditionDay, conditionNumber, conditionNumbers, conditionValues, type SegmentConditionNode, type SegmentOperator } from '@gd/shared';
 import type { CompileContext, CompileProblem, CompileProblemCode } from './types.ts';
 
 export interface Params {
@@ -70,7 +70,7 @@ export interface Cond {
 
 export const values = (c: Cond) => conditionValues(c.node);
 export const numberValue = (c: Cond) => conditionNumber(c.node) ?? invalid('input');
-export const numberValues = (c: Cond) => values(c).map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : invalid('input')));
+export const numberValues = (c: Cond) => conditionNumbers(c.node) ?? invalid('input');
 export const dayValue = (c: Cond) => conditionDay(c.node) ?? invalid('input');
 export const days = (c: Cond) => c.node.dateDays ?? invalid('dateDays', 'date_days_missing');
 

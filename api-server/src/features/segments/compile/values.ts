@@ -31,6 +31,15 @@ export function scalarPredicate(c: Cond, type: 'text' | 'version' | 'number' | '
   }
 }
 
+/**
+ * A JSON value as a number: JSON numbers, and strings that spell a decimal with ASCII white space
+ * around; else NULL. (Not migration 004's gd_jsonb_numeric: its `\s` also matches Unicode spaces,
+ * which the numeric cast then refuses, failing the whole query.)
+ */
+const jsonNumeric = (v: string) =>
+  `(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v} #>> '{}')::numeric
+     WHEN jsonb_typeof(${v}) = 'string' AND (${v} #>> '{}') ~ '^[ \\t\\n\\r\\f\\v]*-?[0-9]{1,30}(\\.[0-9]{1,30})?[ \\t\\n\\r\\f\\v]*$' THEN (${v} #>> '{}')::numeric END)`;
+
 /** A positive operator on a JSON property value `v` (jsonb); may be NULL. */
 export function propertyPredicate(c: Cond, op: SegmentOperator, v: string): string {
   const asText = `(${v} #>> '{}')`;
@@ -40,15 +49,15 @@ export function propertyPredicate(c: Cond, op: SegmentOperator, v: string): stri
     case 'equals': {
       const list = c.p.add(values(c), 'text[]');
       const test = (x: string) => `lower(${x}) = ANY(gd_lower_all(${list}))`;
-      return `(${test(asText)} OR ${elements(test)})`;
+      return `(jsonb_typeof(${v}) <> 'array' AND ${test(asText)} OR ${elements(test)})`;
     }
     case 'contains': {
       const list = c.p.add(values(c), 'text[]');
       const test = (x: string) => `EXISTS (SELECT 1 FROM unnest(${list}) AS q(y) WHERE strpos(lower(${x}), lower(q.y)) > 0)`;
       return `(jsonb_typeof(${v}) <> 'array' AND ${test(asText)} OR ${elements(test)})`;
     }
-    case 'greater_than': return `gd_jsonb_numeric(${v}) > ${c.p.add(numberValue(c), 'numeric')}`;
-    case 'minor_than': return `gd_jsonb_numeric(${v}) < ${c.p.add(numberValue(c), 'numeric')}`;
+    case 'greater_than': return `${jsonNumeric(v)} > ${c.p.add(numberValue(c), 'numeric')}`;
+    case 'minor_than': return `${jsonNumeric(v)} < ${c.p.add(numberValue(c), 'numeric')}`;
     case 'is_set': return `(${v} IS NOT NULL AND ${v} <> 'null'::jsonb AND ${v} <> '""'::jsonb)`;
     case 'is_true': return `${v} = 'true'::jsonb`;
     default: return invalid('tagCondition', 'tag_condition_not_applicable');
