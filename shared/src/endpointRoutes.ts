@@ -91,6 +91,7 @@ export const endpointRoutes = {
   cloneSegment: { method: 'POST', path: '/apps/:appId/segments/:segmentId/clone' },
   deleteSegment: { method: 'DELETE', path: '/apps/:appId/segments/:segmentId' },
   estimateSegment: { method: 'POST', path: '/apps/:appId/segments/estimate' },
+  segmentValues: { method: 'GET', path: '/apps/:appId/segment-values' },
   listAudiences: { method: 'GET', path: '/apps/:appId/audiences' },
   getAudience: { method: 'GET', path: '/apps/:appId/audiences/:audienceId' },
   createAudience: { method: 'POST', path: '/apps/:appId/audiences' },

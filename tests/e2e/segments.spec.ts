@@ -192,3 +192,86 @@ test('two people build one segment together, the estimate follows, and the saved
   await expect(ines.getByTestId('add-condition')).toHaveCount(0);
   await expect(ines.getByTestId('remove-condition')).toHaveCount(0);
 });
+
+/** The countries of the people the country test seeds in Picktown (no one else lives there). */
+const PICKTOWN = `Picktown-${suffix}`;
+const PICKTOWN_COUNTRIES = ['ES', 'ES', 'ES', 'FR', 'MX'] as const;
+
+/** The values of the `country` condition in this page's copy of the segment document. */
+function countryValues(page: Page): Promise<unknown> {
+  return page.evaluate(() => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { toJSON(): Record<string, { id?: string; multiSelect?: unknown }> } } | null } }).__gdSync;
+    const name = hooks.names().find((n) => n.includes('/segment/')) ?? '';
+    const nodes = Object.values(hooks.doc(name)?.getMap('nodes').toJSON() ?? {});
+    return nodes.find((n) => n.id === 'country')?.multiSelect ?? null;
+  });
+}
+
+test('a country is picked by its name, in English or Spanish, and the condition holds its code', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const marta = await signedIn(browser, MANAGER.email);
+  const apps = (await (await marta.request.get('/api/apps')).json()) as { apps: { appKey: string }[] };
+  for (const app of apps.apps) {
+    for (const country of PICKTOWN_COUNTRIES) {
+      const device = { id: randomUUID(), os: 'iOS', osVersion: '18', appVersion: '1.0.0', country, city: PICKTOWN };
+      const res = await marta.request.post('/api/ingest/v1/batch', {
+        headers: { 'x-app-key': app.appKey },
+        data: { device, events: [{ id: randomUUID(), name: 'gd_install', time: new Date(Date.now() - 3_600_000).toISOString() }] },
+      });
+      expect(((await res.json()) as { status: string }).status).toBe('OK');
+    }
+  }
+  const inSpain = PICKTOWN_COUNTRIES.filter((c) => c === 'ES').length;
+
+  await marta.goto('/behavior/audiences');
+  await marta.getByTestId('new-audience').click();
+  await marta.getByTestId('new-from-segment').click();
+  await marta.getByRole('dialog').getByLabel('Name').fill(`Picktown ${suffix}`);
+  await marta.getByRole('dialog').getByRole('button', { name: 'Create segment' }).click();
+  await expect(marta.getByTestId('segment-editor')).toBeVisible({ timeout: 30_000 });
+  await expect(marta.getByTestId('sync-status')).toHaveAttribute('data-status', 'online');
+
+  // City is Picktown (everyone seeded), and the country is picked by typing "Spa".
+  await marta.getByTestId('add-condition').last().click();
+  const city = conditions(marta).first();
+  await choose(marta, city.getByTestId('condition-kind'), 'User attribute');
+  await choose(marta, city.getByTestId('condition-field'), 'City');
+  await choose(marta, city.getByTestId('condition-operator'), 'equals');
+  await city.getByTestId('condition-values').fill(PICKTOWN);
+  await city.getByTestId('condition-values').press('Enter');
+  await expect(estimateCount(marta)).toHaveAttribute('data-count', String(PICKTOWN_COUNTRIES.length));
+
+  await marta.getByTestId('add-condition').last().click();
+  const country = conditions(marta).nth(1);
+  await choose(marta, country.getByTestId('condition-kind'), 'User attribute');
+  await choose(marta, country.getByTestId('condition-field'), 'Country');
+  await choose(marta, country.getByTestId('condition-operator'), 'equals');
+  const picker = country.getByTestId('condition-countries');
+  await picker.click();
+  // The app's countries come first, with how many people have each.
+  await expect(marta.getByRole('listbox')).toContainText('In your data');
+  await picker.fill('Spa');
+  await expect(marta.getByRole('option').first()).toContainText('Spain');
+  await picker.press('Enter');
+  await expect(country).toContainText('Spain');
+  await expect.poll(() => countryValues(marta)).toEqual(['ES']);
+  await expect(estimateCount(marta)).toHaveAttribute('data-count', String(inSpain));
+  await expect(marta.getByTestId('problem-count')).toHaveCount(0);
+
+  // In Spanish the same condition shows España; picked again by typing "Esp", it still holds ES.
+  const url = new URL(marta.url());
+  await marta.goto(`/es${url.pathname}${url.search}`);
+  await expect(marta.getByTestId('segment-editor')).toBeVisible({ timeout: 30_000 });
+  const again = conditions(marta).nth(1);
+  await expect(again).toContainText('España');
+  // Backspace in the empty search takes the last country away.
+  await again.getByTestId('condition-countries').click();
+  await again.getByTestId('condition-countries').press('Backspace');
+  await expect.poll(() => countryValues(marta)).toEqual([]);
+  await again.getByTestId('condition-countries').fill('Esp');
+  await expect(marta.getByRole('option').first()).toContainText('España');
+  await again.getByTestId('condition-countries').press('Enter');
+  await expect(again).toContainText('España');
+  await expect.poll(() => countryValues(marta)).toEqual(['ES']);
+  await expect(estimateCount(marta)).toHaveAttribute('data-count', String(inSpain));
+});

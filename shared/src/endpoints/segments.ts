@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import {
   AudienceClone, AudienceCreate, AudienceDetail, AudienceListQuery, AudienceSummary, AudienceUpdate, EstimateAnswer, EstimateRequest,
-  SegmentCreate, SegmentDetail, SegmentRename, SegmentSummary,
+  SegmentCreate, SegmentDetail, SegmentRename, SegmentSummary, SegmentValuesAnswer, SegmentValuesQuery,
 } from '../schemas/segments.ts';
 import { ep, none } from './define.ts';
 
@@ -31,6 +31,10 @@ export const segmentEndpoints = {
   estimateSegment: ep({
     method: 'POST', path: '/apps/:appId/segments/estimate', auth: { or: ['ui:audience.view', 'ui:segment.modify'] }, request: EstimateRequest, response: EstimateAnswer,
     summary: 'Count the people a segment selects now, with a sample of up to 20. Stops when the caller goes away or after 8 s (answers 10000).',
+  }),
+  segmentValues: ep({
+    method: 'GET', path: '/apps/:appId/segment-values', auth: { or: ['ui:audience.view', 'ui:segment.modify'] }, query: SegmentValuesQuery, response: SegmentValuesAnswer,
+    summary: 'The most frequent values of a condition field in the app (type, id; optional prefix q; limit, default 50), with how many people have each. A field the catalogue does not know, or one without values to list, answers 10001 (details: id, unknown_target or values_not_listed).',
   }),
 
   listAudiences: ep({ method: 'GET', path: '/apps/:appId/audiences', summary: 'Audiences of an app (query: owner=me|all, selectable=true|false)', auth: 'ui:audience.view', query: AudienceListQuery, response: { audiences: z.array(AudienceSummary) } }),

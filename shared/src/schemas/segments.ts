@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Name } from './common.ts';
 import { OwnershipFilter } from '../enums.ts';
 import { AUDIENCE_REFRESH_MINUTES, AudienceRule, AudienceSourceType, AudienceStatus } from '../segment/audience.ts';
-import { Segment } from '../segment/model.ts';
+import { Segment, SegmentFilterKind } from '../segment/model.ts';
 import { PersonId } from './people.ts';
 
 const Time = z.string().nullable();
@@ -141,4 +141,33 @@ export const AudienceDetail = {
   audience: AudienceSummary,
   /** Up to SEGMENT_LIMITS.sample members, newest people first. */
   sample: z.array(SamplePerson),
+};
+
+/**
+ * The most frequent stored values of a condition field (segment/valueSuggestions.ts), for the
+ * segment editor's suggestions. Counted over at most `scanRows` rows, the newest first (people by
+ * creation, devices by last activity; `scanEvents` events of the last `eventDays` days); `sampled`
+ * says the app had more, so counts are those of the newest rows.
+ */
+export const SEGMENT_VALUE_LIMITS = { defaultLimit: 50, maxLimit: 100, maxQueryLength: 100, scanRows: 50_000, scanEvents: 20_000, eventDays: 90 } as const;
+
+export const SegmentValuesQuery = z.object({
+  /** The field: a filter kind and its id, as in a condition (`<event>/<property>` for event properties). */
+  type: SegmentFilterKind,
+  id: z.string().trim().min(1).max(200),
+  /** Only values starting with this text (case ignored). */
+  q: z.string().trim().max(SEGMENT_VALUE_LIMITS.maxQueryLength).default(''),
+  limit: z.string().regex(/^\d{1,3}$/).transform(Number).pipe(z.number().int().min(1).max(SEGMENT_VALUE_LIMITS.maxLimit)).default(SEGMENT_VALUE_LIMITS.defaultLimit),
+});
+export type SegmentValuesQuery = z.infer<typeof SegmentValuesQuery>;
+
+/** A stored value (its most frequent spelling: values compare ignoring case) and how many people have it. */
+export const SegmentValue = z.object({ value: z.string(), count: z.number().int() });
+export type SegmentValue = z.infer<typeof SegmentValue>;
+
+export const SegmentValuesAnswer = {
+  /** Most frequent first (then by value), at most `limit`. */
+  values: z.array(SegmentValue),
+  /** More rows than SEGMENT_VALUE_LIMITS.scanRows (scanEvents): the counts are those of the newest rows. */
+  sampled: z.boolean(),
 };

@@ -1,5 +1,5 @@
 /**
- * Segments (list, get, create, rename, clone, delete, estimate) and audiences (list, get, create,
+ * Segments (list, get, create, rename, clone, delete, estimate, field values) and audiences (list, get, create,
  * update with activation, refresh now, clone, delete). Item-level checks use the owner variants:
  * a user holding only `...:owner` acts on what they created; others' items answer 10004 like
  * missing ones.
@@ -20,6 +20,7 @@ import { compileFor, compiledOrFailure, readSegmentDocument, toSegmentProblems }
 import { EstimateStopped, estimate } from './evaluate.ts';
 import { refreshNow } from './refresh.ts';
 import * as repo from './repository.ts';
+import { fieldValues } from './values.ts';
 
 const segmentNameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A segment with that name already exists in this app', [{ path: 'name', message: 'Name already in use' }]);
 const audienceNameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'An audience with that name already exists in this app', [{ path: 'name', message: 'Name already in use' }]);
@@ -124,6 +125,8 @@ export function segmentRoutes(router: Router, deps: Deps): void {
         : unavailable('The estimate was cancelled');
     }
   });
+
+  route(router, deps, 'segmentValues', ({ app, query }) => fieldValues(db, app.id, query));
 
   // ---------------------------------------------------------------------------------------------
 

@@ -109,6 +109,7 @@ export function ConditionRow({ nodeKey, index, c, problems, readOnly, options, p
                 label={label}
                 audiences={options.audiences}
                 journeys={options.journeys}
+                tagType={tagType}
                 onChange={onChange}
               />
             )}

@@ -2,14 +2,19 @@
  * The value part of a condition row, by widget (conditionShape.ts `ValueWidget`): one text,
  * several texts, one of a short list, a number, a day, a day count, a date range, days from today,
  * audiences or journeys. Typed values reach the document through a draft (300 ms after typing
- * stops, on Enter and on blur); picks are written at once.
+ * stops, on Enter and on blur); picks are written at once. Texts offer the values the app's data
+ * holds (SuggestedInputs.tsx); countries are picked by name and stored as codes (CountryPicker.tsx);
+ * operating systems from the known list.
  */
-import { Group, MultiSelect, Select, TagsInput, Text } from '@mantine/core';
+import { Group, MultiSelect, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import type { SegmentCondition } from '@gd/shared/segment/model';
 import { useT } from '../../i18n/useT.ts';
-import { DraftNumberInput, DraftTextInput } from '../journeys/inspector/draft.tsx';
-import type { ValueWidget } from './conditionShape.ts';
+import { valuePicker } from '@gd/shared/segment/valueSuggestions';
+import { DraftNumberInput } from '../journeys/inspector/draft.tsx';
+import type { TagTypeOf, ValueWidget } from './conditionShape.ts';
+import { CountryPicker } from './CountryPicker.tsx';
+import { OsChoice, SuggestedTags, SuggestedText } from './SuggestedInputs.tsx';
 import type { Option } from './useSegmentOptions.ts';
 
 export interface ValueInputProps {
@@ -21,15 +26,14 @@ export interface ValueInputProps {
   label: string;
   audiences: Option[];
   journeys: Option[];
+  /** A user tag's value type (only text tags have values to suggest). */
+  tagType: TagTypeOf;
   onChange: (patch: Partial<SegmentCondition>) => void;
 }
 
-/** Operating systems the SDKs report (comparisons ignore case). */
-const OS_CHOICES = ['iOS', 'Android', 'Web'];
 const FIELD_W = 200;
 const WIDE_W = 260;
 
-const asText = (input: SegmentCondition['input']) => (input === null ? '' : String(input));
 const asNumber = (input: SegmentCondition['input']) => (typeof input === 'number' ? input : input !== null && input.trim() !== '' && !Number.isNaN(Number(input)) ? Number(input) : null);
 
 /** Known options plus the values held that are not among them (shown by their id). */
@@ -38,40 +42,22 @@ function withHeld(options: Option[], held: readonly string[]): Option[] {
   return [...options, ...held.filter((v) => !known.has(v)).map((v) => ({ value: v, label: v }))];
 }
 
-export function ValueInput({ widget, c, readOnly, error, label, audiences, journeys, onChange }: ValueInputProps) {
+export function ValueInput({ widget, c, readOnly, error, label, audiences, journeys, tagType, onChange }: ValueInputProps) {
   const { t } = useT();
   const common = { size: 'sm' as const, readOnly, error, 'aria-label': `${label}: ${t('segments.field.value')}` };
+  const suggested = { c, tagType, readOnly, error, ariaLabel: common['aria-label'], onChange };
   switch (widget) {
     case 'none':
     case 'property':
       return null;
     case 'text':
-      return <DraftTextInput {...common} w={FIELD_W} placeholder={t('segments.field.value')} value={asText(c.input)} maxLength={2000} onCommit={(v) => onChange({ input: v.trim() === '' ? null : v, multiSelect: [] })} />;
+      return <SuggestedText {...suggested} width={FIELD_W} placeholder={t('segments.field.value')} />;
     case 'texts':
-      return (
-        <TagsInput
-          {...common}
-          w={WIDE_W}
-          placeholder={c.multiSelect.length === 0 ? t('segments.field.valuesPlaceholder') : undefined}
-          value={c.multiSelect}
-          maxTags={1000}
-          clearable={!readOnly}
-          onChange={(values) => onChange({ multiSelect: values.map((v) => v.trim()).filter((v) => v !== ''), input: null })}
-          data-testid="condition-values"
-        />
-      );
+      return valuePicker(c.type, c.id) === 'country'
+        ? <CountryPicker {...suggested} width={WIDE_W} />
+        : <SuggestedTags {...suggested} width={WIDE_W} placeholder={t('segments.field.valuesPlaceholder')} />;
     case 'choice':
-      return (
-        <Select
-          {...common}
-          w={FIELD_W}
-          placeholder={t('segments.field.choose')}
-          data={withHeld(OS_CHOICES.map((v) => ({ value: v, label: v })), c.input === null ? [] : [String(c.input)])}
-          value={c.input === null ? null : String(c.input)}
-          onChange={(v) => onChange({ input: v, multiSelect: [] })}
-          allowDeselect={false}
-        />
-      );
+      return <OsChoice {...suggested} width={FIELD_W} placeholder={t('segments.field.choose')} />;
     case 'number':
       return <DraftNumberInput {...common} w={150} placeholder="0" value={asNumber(c.input)} onCommit={(v) => onChange({ input: v, multiSelect: [] })} />;
     case 'anniversary':

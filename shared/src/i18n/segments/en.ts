@@ -164,6 +164,11 @@ export const segmentsEn = {
       choose: 'Choose…',
       screenEvent: 'Screen view',
       noOptions: 'Nothing found',
+      inData: 'In your data',
+      allCountries: 'All countries',
+      otherValues: 'Others',
+      searchCountries: 'Search by name or code',
+      peopleWith: 'People: {{count}}',
     },
     editor: {
       opening: 'Opening the segment…',

@@ -163,6 +163,11 @@ export const segmentsEs: Widen<typeof segmentsEn> = {
       choose: 'Elige…',
       screenEvent: 'Vista de pantalla',
       noOptions: 'No hay resultados',
+      inData: 'En tus datos',
+      allCountries: 'Todos los países',
+      otherValues: 'Otros',
+      searchCountries: 'Busca por nombre o código',
+      peopleWith: 'Personas: {{count}}',
     },
     editor: {
       opening: 'Abriendo el segmento…',
