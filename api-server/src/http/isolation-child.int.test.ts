@@ -1,0 +1,515 @@
+/**
+ * The tenant sweep with the caller's own app (issue 11, item 13). isolation.int.test.ts names the
+ * victim's app, so the app check in `http/endpoint.ts` refuses everything before any route runs;
+ * here the caller names an app they may use and the victim's children (journeys, segments,
+ * audiences, import tasks, integrations, exports, test devices, tags, people, events, users, roles):
+ * - in the path of every route of the endpoint table that has a child parameter;
+ * - in every body or query field that names a child (found by walking the request schemas: a field
+ *   named `…Id`/`…Ids`, or a segment, whose conditions name tags, audiences and events);
+ * - as a document name mixing the caller's app and the victim's entity, for every document kind.
+ * Two callers: a user of another account, in their own app; and a user of the victim's account
+ * through app A, with children of app B, where B restricts every permission (so the user has
+ * rights in A only: role grants are per account, the app's `restricted` list is per app).
+ *
+ * The rule (api-server CONTEXT.md): a child that is not in the caller's app (or account) answers
+ * exactly what an unused id answers on the same route, so nothing tells that it exists. For path
+ * children that is the route's not-found refusal, 10004 or 10 (both in use, per route). The answers
+ * are compared after the two ids are replaced by one placeholder. Afterwards every row of the
+ * victim's (every table, classified below) is compared with a copy taken before the sweep.
+ *
+ * Exhaustive by construction: a new endpoint with a child parameter, a new request field naming a
+ * child, a new document kind or a new table fails this file until it is swept or exempted here
+ * with its reason.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DOC_KINDS, ErrorCode, PERMISSION_KEYS, Segment, createConditionNode, createGroupNode, endpoints, fillPath,
+  type DocumentKind, type EndpointName, type SegmentCondition,
+} from '@gd/shared';
+import type { Db } from '../db/pool.ts';
+import { ingest, registerAccount, startTestApi, uniqueEmail, type ApiAnswer, type TestApi, type TestClient } from '../testing/harness.ts';
+
+// ---------------------------------------------------------------------------------------------
+// What a child is, and which parameters and fields name one.
+
+type Child =
+  | 'journey' | 'segment' | 'audience' | 'task' | 'integration' | 'export' | 'device' | 'tag' | 'person' | 'event' | 'user' | 'role'
+  /** A person's customer id and an SDK device id: what people search matches. */
+  | 'customer' | 'deviceKey';
+/** Children of the account rather than of an app: only another account's caller may not name them. */
+const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role']);
+
+const PATH_CHILDREN: Record<string, Child> = {
+  journeyId: 'journey', segmentId: 'segment', audienceId: 'audience', taskId: 'task', integrationId: 'integration', exportId: 'export',
+  deviceId: 'device', tagId: 'tag', personId: 'person', eventName: 'event', userId: 'user', roleId: 'role',
+};
+/** Path parameters that name no child: the caller's own app, and a version number inside the journey beside it. */
+const NOT_CHILDREN = new Set(['appId', 'version']);
+
+/** Routes with a child parameter that answer otherwise than an unused id, with why. */
+const PATH_EXEMPT: Partial<Record<EndpointName, string>> = {
+  putRole: 'creates or updates a role of the caller\'s own account whatever the id (role ids are per account, migration 011); its own test below',
+};
+
+/** Request and query fields named like ids that name no child of an account or app, with why. */
+const FIELD_EXEMPT: Record<string, string> = {
+  'createApp body.bundleId': 'the store bundle id the app declares, not a reference',
+  'updateApp body.bundleId': 'the store bundle id the app declares, not a reference',
+  'addTestDevice body.deviceId': 'the phone\'s advertising id: the data itself, not a reference',
+  'updateTestDevice body.deviceId': 'the phone\'s advertising id: the data itself, not a reference',
+  'createStorageIntegration body.accessKeyId': 'an S3 credential',
+  'createAudience body.source.rules[].messageId': 'messages have no table yet: a label matched in the caller\'s own message interactions',
+  'createImportTask body.source.filters.campaignIds': 'campaigns have no table: labels matched in the caller\'s own message interactions',
+  'createImportTask body.source.filters.messageIds': 'messages have no table yet: labels matched in the caller\'s own message interactions',
+  'updateImportTask body.source.filters.campaignIds': 'campaigns have no table: labels matched in the caller\'s own message interactions',
+  'updateImportTask body.source.filters.messageIds': 'messages have no table yet: labels matched in the caller\'s own message interactions',
+};
+
+/** Document kinds and the child whose id their names carry; null: no entity table yet. */
+const DOC_CHILDREN: Record<DocumentKind, Child | null> = { journey: 'journey', segment: 'segment', message: null };
+
+const isSessionRoute = (n: EndpointName) => endpoints[n].auth !== 'public' && endpoints[n].auth !== 'appKey';
+const sessionEndpoints = (Object.keys(endpoints) as EndpointName[]).filter(isSessionRoute);
+const pathParams = (n: EndpointName) => [...endpoints[n].path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+const childParams = (n: EndpointName) => pathParams(n).filter((p) => !NOT_CHILDREN.has(p));
+const pathSwept = sessionEndpoints.filter((n) => childParams(n).length > 0 && !(n in PATH_EXEMPT));
+
+interface ZodNode {
+  _zod: { def: {
+    type: string; shape?: Record<string, ZodNode>; innerType?: ZodNode; in?: ZodNode; out?: ZodNode; options?: ZodNode[];
+    left?: ZodNode; right?: ZodNode; element?: ZodNode; valueType?: ZodNode; items?: ZodNode[]; getter?: () => ZodNode;
+  } };
+}
+
+/** `<endpoint> <where>` for every field named like an id, and every segment (`(segment)`), of a request or query schema. */
+function referenceFields(): string[] {
+  const found = new Set<string>();
+  const walk = (name: string, node: ZodNode | undefined, path: string, seen: Set<ZodNode>) => {
+    if (!node || seen.has(node)) return;
+    if ((node as unknown) === Segment) {
+      found.add(`${name} ${path} (segment)`);
+      return;
+    }
+    seen.add(node);
+    const def = node._zod.def;
+    const next = (child: ZodNode | undefined, p = path) => walk(name, child, p, seen);
+    switch (def.type) {
+      case 'object':
+        for (const [key, value] of Object.entries(def.shape ?? {})) {
+          if (/ids?$/i.test(key)) found.add(`${name} ${path}.${key}`);
+          next(value, `${path}.${key}`);
+        }
+        break;
+      case 'array': next(def.element, `${path}[]`); break;
+      case 'record': next(def.valueType, `${path}{}`); break;
+      case 'pipe': next(def.in); next(def.out); break;
+      case 'union': for (const o of def.options ?? []) next(o); break;
+      case 'intersection': next(def.left); next(def.right); break;
+      case 'tuple': for (const i of def.items ?? []) next(i); break;
+      case 'lazy': next(def.getter?.()); break;
+      default: next(def.innerType); // optional, nullable, default, readonly, catch, …
+    }
+    seen.delete(node);
+  };
+  for (const name of sessionEndpoints) {
+    const e = endpoints[name] as { request?: unknown; query?: unknown };
+    walk(name, e.request as ZodNode | undefined, 'body', new Set());
+    walk(name, e.query as ZodNode | undefined, 'query', new Set());
+  }
+  return [...found].sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world: the victim's account (apps A and B, B holding every kind of child) and an intruder.
+
+interface Caller {
+  label: string;
+  client: TestClient;
+  accountId: string;
+  appId: string;
+  /** Whether the caller is of another account (account children: users, roles, are then foreign too). */
+  otherAccount: boolean;
+  /** The caller's own things that reference cases act on. */
+  own: { journeyId: string; colleagueId: string; tasks: Record<'s3' | 'segment' | 'performance_report', string> };
+}
+
+let api: TestApi;
+let victimAccount: string;
+let victimOwner: TestClient;
+let appA: string;
+let appB: string;
+const victim = {} as Record<Child, string>;
+const UNUSED_NAMES: Partial<Record<Child, string>> = { person: '987654321098', event: 'no_such_event', customer: 'no-such-customer', deviceKey: 'no-such-device-0001' };
+const unused = (child: Child) => UNUSED_NAMES[child] ?? randomUUID();
+let intruder: Caller;
+let sameAccount: Caller;
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The caller's own journey, colleague and import tasks (never run: awaitUpload) in `appId`. */
+async function ownThings(client: TestClient, appId: string): Promise<Caller['own']> {
+  const { journey } = await client.ok<{ journey: { id: string } }>('createJourney', { name: `Own ${randomUUID()}` }, { appId });
+  const { roles } = await client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
+  const { user } = await client.ok<{ user: { id: string } }>('addUser', { name: 'Own colleague', email: uniqueEmail('own'), roleId: roles.find((r) => r.builtIn === 'analyst')!.id });
+  const { integration } = await client.ok<{ integration: { id: string } }>('createStorageIntegration', {
+    name: `Own bucket ${randomUUID()}`, endpoint: 'https://203.0.114.10', region: 'eu-west-1', bucket: 'own', accessKeyId: 'AKID', secretAccessKey: 'own-key',
+  }, { appId });
+  const task = async (source: unknown) => (await client.ok<{ task: { id: string } }>('createImportTask', { name: `Own ${randomUUID()}`, awaitUpload: true, source }, { appId })).task.id;
+  return {
+    journeyId: journey.id,
+    colleagueId: user.id,
+    tasks: {
+      s3: await task({ type: 's3', s3FileRoute: 'own.csv', s3IdType: 'customerId', s3IntegrationId: integration.id }),
+      segment: await task({ type: 'segment', config: single({ type: 'attribute', id: 'country', condition: 'equals', input: 'ES' }) }),
+      performance_report: await task({ type: 'performance_report', kpiType: 'impacts', dateRange: { startDay: today(), endDay: today(), timeGroup: 'day' } }),
+    },
+  };
+}
+
+const single = (condition: Partial<SegmentCondition>) => ({
+  rootKey: 'root', nodes: [{ ...createGroupNode('root'), children: ['c'] }, createConditionNode('c', condition)],
+});
+
+/** A segment whose one condition names `id` as a tag, an audience or an event. */
+function naming(child: Child, id: string) {
+  switch (child) {
+    case 'tag': return single({ type: 'user_tag', id, condition: 'equals', input: 'gold' });
+    case 'audience': return single({ type: 'attribute', id: 'audience', condition: 'in_audience', input: id });
+    case 'event': return single({ type: 'user_event', id, condition: 'was_made' });
+    default: throw new Error(`a segment does not name a ${child}`);
+  }
+}
+const SEGMENT_CHILDREN: Child[] = ['tag', 'audience', 'event'];
+
+/** Waits until the background jobs of an app (imports, exports) have ended. */
+async function jobsSettled(client: TestClient, appId: string) {
+  for (let i = 0; i < 400; i++) {
+    const { tasks } = await client.ok<{ tasks: { status: string }[] }>('listImportTasks', undefined, { appId });
+    const { exports } = await client.ok<{ exports: { status: string }[] }>('listAudienceExports', undefined, { appId });
+    if (!tasks.some((t) => t.status === 'new' || t.status === 'in_progress') && !exports.some((e) => e.status === 'processing')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('jobs did not settle');
+}
+
+/** Import tasks the sweep started, per caller's app: awaited before the victim's rows are compared. */
+const started = new Map<string, string[]>();
+
+/** The import task once its run ended. */
+async function ranTask(client: TestClient, appId: string, taskId: string): Promise<ApiAnswer> {
+  for (let i = 0; i < 400; i++) {
+    const answer = await send(client, 'getImportTask', { params: { appId, taskId } });
+    const status = (answer.body.task as { status: string } | undefined)?.status;
+    if (status !== 'new' && status !== 'in_progress') return answer;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`import ${taskId} did not end`);
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const owner = await registerAccount(api);
+  victimAccount = owner.accountId;
+  victimOwner = owner.client;
+  appA = (await victimOwner.ok<{ app: { id: string } }>('createApp', { name: 'App A', os: 'Android' })).app.id;
+  const { app } = await victimOwner.ok<{ app: { id: string; appKey: string } }>('createApp', { name: 'App B', os: 'iOS' });
+  appB = app.id;
+  const p = { appId: appB };
+
+  const { tag } = await victimOwner.ok<{ tag: { id: string } }>('createTag', { name: 'secret_tag', kind: 'user_tag', valueType: 'text' }, p);
+  victim.tag = tag.id;
+  const { journey } = await victimOwner.ok<{ journey: { id: string } }>('createJourney', { name: 'Secret journey' }, p);
+  victim.journey = journey.id;
+  const device = { id: 'secret-device-0001' };
+  const sent = await ingest(api, app.appKey, 'ingestIdentify', { device, customerId: 'secret-customer' });
+  victim.person = String(sent.body.personId);
+  victim.customer = 'secret-customer';
+  victim.deviceKey = device.id;
+  const now = new Date().toISOString();
+  await ingest(api, app.appKey, 'ingestBatch', {
+    device, events: [{ id: 'e-1', name: 'secret_event', time: now, properties: { plan: 'gold' } }],
+    interactions: [{ id: 'i-1', time: now, channel: 'push', kind: 'impression', journeyId: journey.id }],
+  });
+  victim.event = 'secret_event';
+  await ingest(api, app.appKey, 'ingestProfile', { device, tags: { secret_tag: 'gold' } });
+
+  victim.device = (await victimOwner.ok<{ device: { id: string } }>('addTestDevice', { name: 'Phone', idType: 'gaid', deviceId: '38400000-8cf0-11bd-b23e-10b96e40000d' }, p)).device.id;
+  victim.segment = (await victimOwner.ok<{ segment: { id: string } }>('createSegment', { name: 'Secret segment' }, p)).segment.id;
+  const { audience } = await victimOwner.ok<{ audience: { id: string; personCount: number } }>('createAudience', {
+    name: 'Secret audience', source: { from: 'rules', rules: [{ kind: 'tag_value', tagId: tag.id, value: 'gold' }] },
+  }, p);
+  expect(audience.personCount).toBe(1);
+  victim.audience = audience.id;
+  victim.task = (await victimOwner.ok<{ task: { id: string } }>('createImportTask', { name: 'Secret import', source: { type: 'csv', csvContent: 'customer_id\nsecret-customer\n' } }, p)).task.id;
+  victim.integration = (await victimOwner.ok<{ integration: { id: string } }>('createStorageIntegration', {
+    name: 'Secret bucket', endpoint: 'https://203.0.114.10', region: 'eu-west-1', bucket: 'secret', accessKeyId: 'AKID', secretAccessKey: 'secret-key',
+  }, p)).integration.id;
+  victim.export = (await victimOwner.ok<{ export: { id: string } }>('createAudienceExport', { format: 'csv' }, { appId: appB, audienceId: audience.id })).export.id;
+  const { roles } = await victimOwner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
+  victim.user = (await victimOwner.ok<{ user: { id: string } }>('addUser', { name: 'Colleague', email: uniqueEmail('colleague'), roleId: roles.find((r) => r.builtIn === 'analyst')!.id })).user.id;
+  victim.role = randomUUID();
+  await victimOwner.ok('putRole', { name: 'Secret role', userType: 79, grants: [] }, { roleId: victim.role });
+  await jobsSettled(victimOwner, appB);
+
+  sameAccount = { label: 'a user of the account through app A', client: victimOwner, accountId: victimAccount, appId: appA, otherAccount: false, own: await ownThings(victimOwner, appA) };
+  // App B now restricts every permission: the user has rights in app A only.
+  await victimOwner.ok('updateApp', { name: 'App B', os: 'iOS', restricted: [...PERMISSION_KEYS] }, p);
+
+  const other = await registerAccount(api);
+  const { app: otherApp } = await other.client.ok<{ app: { id: string } }>('createApp', { name: 'Intruder app', os: 'iOS' });
+  intruder = { label: 'a user of another account in their own app', client: other.client, accountId: other.accountId, appId: otherApp.id, otherAccount: true, own: await ownThings(other.client, otherApp.id) };
+});
+afterAll(async () => { await api.stop(); });
+
+// ---------------------------------------------------------------------------------------------
+// Calls, and answers compared with the two ids replaced.
+
+interface Probe { params?: Record<string, string>; body?: unknown; query?: Record<string, string> }
+
+function send(client: TestClient, name: EndpointName, probe: Probe): Promise<ApiAnswer> {
+  const e = endpoints[name];
+  const query = probe.query ? `?${new URLSearchParams(probe.query).toString()}` : '';
+  const path = fillPath(e.path, probe.params) + query;
+  return client.raw(e.method, path, e.method === 'GET' ? {} : { body: JSON.stringify(probe.body ?? {}) });
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The answer with `ids` (the victim's and the unused one) as one placeholder, and generated ids and instants masked. */
+function comparable(answer: ApiAnswer, ids: string[]): unknown {
+  const named = new RegExp(ids.map((id) => `(?<![\\w-])${escape(id)}(?![\\w-])`).join('|'), 'g');
+  const strings = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(named, '<child>').replace(UUID, '<uuid>').replace(INSTANT, '<instant>');
+    if (Array.isArray(v)) return v.map(strings);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strings(x)]));
+    return v;
+  };
+  return { httpStatus: answer.httpStatus, body: strings(answer.body) };
+}
+
+/** Calls with the victim's child and with an unused id; both answers, comparable. */
+async function both(caller: Caller, name: EndpointName, child: Child, build: (id: string) => Probe) {
+  const mine = unused(child);
+  const foreign = await send(caller.client, name, build(victim[child]));
+  const none = await send(caller.client, name, build(mine));
+  return { foreign, none, ids: [victim[child], mine] };
+}
+
+/** Valid bodies for the routes with a child parameter (a body refused by its schema would prove nothing). */
+const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
+  updateTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: '6D92078A-8246-4BA4-AE5B-76104861E7DC' },
+  updateUser: { name: 'Hijacked', active: false },
+  renameJourney: { name: 'Hijacked' },
+  assignJourney: { userId: null },
+  cloneJourney: { name: 'Stolen copy' },
+  launchJourney: {},
+  updateTag: { name: 'hijacked', valueType: 'text' },
+  updateEventDefinition: { label: 'Hijacked' },
+  renameSegment: { name: 'Hijacked' },
+  cloneSegment: { name: 'Stolen copy' },
+  updateAudience: { name: 'Hijacked', active: false },
+  cloneAudience: { name: 'Stolen copy' },
+  updateImportTask: { name: 'Hijacked' },
+  createAudienceExport: { format: 'csv' },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Request and query fields naming a child: how to name one, per field.
+
+interface FieldCase {
+  /** `<endpoint> <where>` as `referenceFields` finds it, or a field it cannot find by name (event names, document names). */
+  field: string;
+  children: Child[];
+  build(caller: Caller, child: Child, id: string): Probe;
+  /** The call starts an import: its outcome is compared too, once it ran. */
+  runs?: boolean;
+}
+
+const endpointOf = (field: string) => field.split(' ')[0] as EndpointName;
+const importName = (id: string) => `Probe ${id}`;
+const s3Source = (id: string) => ({ type: 's3', s3FileRoute: 'people.csv', s3IdType: 'customerId', s3IntegrationId: id });
+const performance = (id: string) => ({ type: 'performance_report', kpiType: 'impacts', filters: { journeyIds: [id] }, dateRange: { startDay: today(), endDay: today(), timeGroup: 'day' } });
+const docName = (accountId: string, appId: string, kind: DocumentKind, id: string) => `${accountId}/${appId}/${kind}/${id}`;
+
+const FIELD_CASES: FieldCase[] = [
+  { field: 'addUser body.roleId', children: ['role'], build: (_c, _k, id) => ({ body: { name: 'Mole', email: uniqueEmail('mole'), roleId: id } }) },
+  { field: 'updateUser body.roleId', children: ['role'], build: (c, _k, id) => ({ params: { userId: c.own.colleagueId }, body: { roleId: id } }) },
+  { field: 'assignJourney body.userId', children: ['user'], build: (c, _k, id) => ({ params: { appId: c.appId, journeyId: c.own.journeyId }, body: { userId: id } }) },
+  { field: 'estimateSegment body.segment (segment)', children: SEGMENT_CHILDREN, build: (c, k, id) => ({ params: { appId: c.appId }, body: { segment: naming(k, id) } }) },
+  {
+    field: 'segmentValues query.id', children: ['tag', 'event'],
+    build: (c, k, id) => ({ params: { appId: c.appId }, query: k === 'tag' ? { type: 'user_tag', id } : { type: 'user_event_tag', id: `${id}/plan` } }),
+  },
+  { field: 'createAudience body.source.segmentId', children: ['segment'], build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), source: { from: 'segment', segmentId: id } } }) },
+  { field: 'createAudience body.source.segment (segment)', children: SEGMENT_CHILDREN, build: (c, k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), source: { from: 'definition', segment: naming(k, id) } } }) },
+  {
+    field: 'createAudience body.source.rules[].tagId', children: ['tag'],
+    build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), source: { from: 'rules', rules: [{ kind: 'tag_value', tagId: id, value: 'gold' }] } } }),
+  },
+  {
+    field: 'createImportTask body.audienceId', children: ['audience'], runs: true,
+    build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), audienceId: id, source: { type: 'csv', csvContent: 'customer_id\nsecret-customer\n' } } }),
+  },
+  { field: 'createImportTask body.source.s3IntegrationId', children: ['integration'], build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), awaitUpload: true, source: s3Source(id) } }) },
+  { field: 'createImportTask body.source.segmentId', children: ['segment'], runs: true, build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), source: { type: 'segment', segmentId: id } } }) },
+  { field: 'createImportTask body.source.config (segment)', children: SEGMENT_CHILDREN, runs: true, build: (c, k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), source: { type: 'segment', config: naming(k, id) } } }) },
+  { field: 'createImportTask body.source.filters.journeyIds', children: ['journey'], runs: true, build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: importName(id), source: performance(id) } }) },
+  { field: 'updateImportTask body.source.s3IntegrationId', children: ['integration'], build: (c, _k, id) => ({ params: { appId: c.appId, taskId: c.own.tasks.s3 }, body: { source: s3Source(id) } }) },
+  { field: 'updateImportTask body.source.segmentId', children: ['segment'], build: (c, _k, id) => ({ params: { appId: c.appId, taskId: c.own.tasks.segment }, body: { source: { type: 'segment', segmentId: id } } }) },
+  { field: 'updateImportTask body.source.config (segment)', children: SEGMENT_CHILDREN, build: (c, k, id) => ({ params: { appId: c.appId, taskId: c.own.tasks.segment }, body: { source: { type: 'segment', config: naming(k, id) } } }) },
+  { field: 'updateImportTask body.source.filters.journeyIds', children: ['journey'], build: (c, _k, id) => ({ params: { appId: c.appId, taskId: c.own.tasks.performance_report }, body: { source: performance(id) } }) },
+  { field: 'listAudienceExports query.audienceId', children: ['audience'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { audienceId: id } }) },
+  // Fields that name a child without an id-like name.
+  { field: 'searchPeople query.q', children: ['customer', 'deviceKey'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { q: id } }) },
+  { field: 'eventTrend query.name', children: ['event'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { name: id } }) },
+  { field: 'eventProperties query.name', children: ['event'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { name: id } }) },
+  { field: 'explore query.event', children: ['event'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { event: id, metric: 'people' } }) },
+  ...(Object.entries(DOC_CHILDREN) as [DocumentKind, Child | null][]).filter(([, child]) => child !== null).flatMap(([kind, child]) => [
+    { field: `docToken body.name (${kind} in the caller's app)`, children: [child!], build: (c: Caller, _k: Child, id: string) => ({ body: { name: docName(c.accountId, c.appId, kind, id) } }) },
+    { field: `docToken body.name (${kind} in the victim's app)`, children: [child!], build: (c: Caller, _k: Child, id: string) => ({ body: { name: docName(c.accountId, appB, kind, id) } }) },
+  ]),
+];
+
+/** Account children (users, roles) are foreign only to another account's caller. */
+const reaches = (otherAccount: boolean, child: Child) => otherAccount || !ACCOUNT_CHILDREN.has(child);
+
+// ---------------------------------------------------------------------------------------------
+
+describe('the sweep covers every child', () => {
+  it('every path parameter is a child the sweep knows, or names none', () => {
+    const unknown = sessionEndpoints.flatMap((n) => childParams(n).filter((p) => !(p in PATH_CHILDREN)).map((p) => `${n} :${p}`));
+    expect(unknown, 'add the child to PATH_CHILDREN (with a victim id) or NOT_CHILDREN').toEqual([]);
+  });
+
+  it('every route with a child parameter and a body has a valid body here', () => {
+    const missing = pathSwept.filter((n) => 'request' in endpoints[n] && !(n in VALID_BODIES));
+    expect(missing).toEqual([]);
+  });
+
+  it('every request or query field that names a child is swept, or exempt with its reason', () => {
+    const found = referenceFields();
+    const swept = new Set(FIELD_CASES.map((c) => c.field));
+    expect(found.filter((f) => !swept.has(f) && !(f in FIELD_EXEMPT)), 'add a FIELD_CASES entry (or a FIELD_EXEMPT reason)').toEqual([]);
+    expect(Object.keys(FIELD_EXEMPT).filter((f) => !found.includes(f)), 'exemptions for fields that are gone').toEqual([]);
+    expect(FIELD_CASES.map((c) => endpointOf(c.field)).filter((n) => !(n in endpoints))).toEqual([]);
+  });
+
+  it('every document kind is swept, or has no entity yet', () => {
+    expect(DOC_KINDS.filter((k) => !(k in DOC_CHILDREN))).toEqual([]);
+  });
+});
+
+describe.each([
+  ['a user of another account in their own app', true, () => intruder],
+  ['a user of the account through app A, with children of app B', false, () => sameAccount],
+] as const)('%s', (_label, otherAccount, callerOf) => {
+  let before: Record<string, string[]>;
+  beforeAll(async () => {
+    before = await victimRows(api.db, callerOf());
+  });
+
+  const pathCases = pathSwept.filter((n) => childParams(n).every((p) => reaches(otherAccount, PATH_CHILDREN[p]!))).map((n) => [n] as const);
+  it.each(pathCases)('%s with the victim\'s child answers as with an unused id (10004 or 10)', async (name) => {
+    const caller = callerOf();
+    const children = childParams(name).map((p) => PATH_CHILDREN[p]!);
+    const probe = (pick: (child: Child) => string): Probe => ({
+      params: Object.fromEntries(pathParams(name).map((p) => [p, p === 'appId' ? caller.appId : p === 'version' ? '1' : pick(PATH_CHILDREN[p]!)])),
+      body: VALID_BODIES[name],
+    });
+    const mine = Object.fromEntries(children.map((child) => [child, unused(child)])) as Record<Child, string>;
+    const foreign = await send(caller.client, name, probe((child) => victim[child]));
+    const none = await send(caller.client, name, probe((child) => mine[child]));
+    const ids = children.flatMap((child) => [victim[child], mine[child]]);
+    expect(foreign.body.status).toBe('KO');
+    expect([ErrorCode.NOT_EXIST, ErrorCode.NO_PERMISSION]).toContain(none.body.code);
+    expect(comparable(foreign, ids)).toEqual(comparable(none, ids));
+  });
+
+  const fieldCases = FIELD_CASES.flatMap((c) => c.children.filter((child) => reaches(otherAccount, child)).map((child) => [c.field, child, c] as const));
+  it.each(fieldCases)('%s naming the victim\'s %s answers as naming an unused one', async (_field, child, c) => {
+    const caller = callerOf();
+    const name = endpointOf(c.field);
+    const { foreign, none, ids } = await both(caller, name, child, (id) => c.build(caller, child, id));
+    if (c.runs && foreign.body.status === 'OK' && none.body.status === 'OK') {
+      // Both imports run in the caller's app (their first answers race with the job): the same
+      // outcome once they ran, so nothing of the victim's was read.
+      const ran = [foreign, none].map((a) => (a.body.task as { id: string }).id);
+      started.set(caller.appId, [...(started.get(caller.appId) ?? []), ...ran]);
+      const [a, b] = await Promise.all(ran.map((taskId) => ranTask(caller.client, caller.appId, taskId)));
+      expect(comparable(a!, ids)).toEqual(comparable(b!, ids));
+    } else {
+      expect(comparable(foreign, ids)).toEqual(comparable(none, ids));
+    }
+  });
+
+  it('left every row of the victim\'s as it was', async () => {
+    const caller = callerOf();
+    for (const taskId of started.get(caller.appId) ?? []) await ranTask(caller.client, caller.appId, taskId);
+    expect(await victimRows(api.db, callerOf())).toEqual(before);
+  });
+});
+
+describe('putRole', () => {
+  it('with another account\'s role id acts on the caller\'s own account only', async () => {
+    const before = await victimRows(api.db, intruder);
+    const put = await send(intruder.client, 'putRole', { params: { roleId: victim.role }, body: { name: 'Hijacked', userType: 79, grants: [] } });
+    expect(put.body).toMatchObject({ status: 'OK', role: { id: victim.role, name: 'Hijacked' } });
+    await intruder.client.ok('deleteRole', undefined, { roleId: victim.role });
+    expect(await victimRows(api.db, intruder)).toEqual(before);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every row of the victim's, table by table.
+
+/**
+ * Tables without an app or account column, and how their rows belong to one ($1 the account,
+ * $2 the apps, $3 whether account rows count). A new table that fits none of these fails the test.
+ */
+const CHILD_TABLES: Record<string, string> = {
+  accounts: '$3 AND id = $1',
+  apps: 'id = ANY($2) OR ($3 AND account_id = $1)',
+  journey_events: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
+  journey_versions: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
+  document_updates: 'name IN (SELECT name FROM documents WHERE app_id = ANY($2))',
+  import_rows: 'task_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2))',
+  stored_file_chunks: 'file_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2) UNION SELECT id FROM audience_exports WHERE app_id = ANY($2))',
+  refresh_tokens: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
+  one_time_tokens: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
+  password_history: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
+};
+/** Tables of nobody's, with why they cannot hold the victim's data. */
+const GLOBAL_TABLES: Record<string, string> = {
+  login_failures: 'sign-in attempts by e-mail and address, before any account is known',
+  mail_outbox: 'addressed mail; an invitation into the victim\'s account would show as a users row',
+  schema_migrations: 'the migrations applied',
+  server_secrets: 'the servers\' own secrets',
+};
+
+/** The victim's rows: for another account's caller, all of the account's; for a caller of the account, app B's. */
+async function victimRows(db: Db, caller: Caller): Promise<Record<string, string[]>> {
+  const { rows: tables } = await db.query<{ name: string; app: boolean; account: boolean }>(
+    `SELECT c.relname AS name,
+            EXISTS (SELECT 1 FROM information_schema.columns k WHERE k.table_schema = 'public' AND k.table_name = c.relname AND k.column_name = 'app_id') AS app,
+            EXISTS (SELECT 1 FROM information_schema.columns k WHERE k.table_schema = 'public' AND k.table_name = c.relname AND k.column_name = 'account_id') AS account
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname`,
+  );
+  const apps = caller.otherAccount ? [appA, appB] : [appB];
+  const out: Record<string, string[]> = {};
+  for (const t of tables) {
+    if (t.name in GLOBAL_TABLES) continue;
+    const where = CHILD_TABLES[t.name] ?? (t.app ? 'app_id = ANY($2)' : t.account ? '$3 AND account_id = $1' : null);
+    if (where === null) throw new Error(`table ${t.name}: say how its rows belong to an account (CHILD_TABLES) or why they do not (GLOBAL_TABLES)`);
+    const { rows } = await db.query<{ r: string }>(
+      `WITH scope AS (SELECT $1::uuid AS a, $2::uuid[] AS b, $3::boolean AS c)
+       SELECT to_jsonb(t)::text AS r FROM "${t.name}" t, scope WHERE ${where.replaceAll('$1', 'scope.a').replaceAll('$2', 'scope.b').replaceAll('$3', 'scope.c')} ORDER BY 1`,
+      [victimAccount, apps, caller.otherAccount],
+    );
+    out[t.name] = rows.map((r) => r.r);
+  }
+  return out;
+}
