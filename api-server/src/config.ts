@@ -31,10 +31,10 @@ const Config = z.object({
   INGEST_RATE_BURST: z.coerce.number().int().positive().default(2000),
   /** 'on': each ingestion batch waits for its WAL flush before the answer (see features/ingest/routes.ts). */
   INGEST_DURABLE_COMMIT: z.enum(['on', 'off']).default('on'),
-  /** Imports: addresses or CIDR ranges a file URL may reach although private (tests only, e.g. 127.0.0.1). */
-  IMPORT_ALLOW_PRIVATE_HOSTS: z.string().optional(),
-  /** Imports: a PEM file of extra certificate authorities trusted for https downloads (besides the system's). */
-  IMPORT_EXTRA_CA_FILE: z.string().optional(),
+  /** Outgoing requests (imports, ...): loopback addresses or ranges in 127.0.0.0/8 they may reach although private (tests only, e.g. 127.0.0.1; net/addresses.ts). */
+  OUTGOING_ALLOW_LOOPBACK: z.string().optional(),
+  /** Outgoing requests: a PEM file of extra certificate authorities trusted for https (besides the system's). */
+  OUTGOING_EXTRA_CA_FILE: z.string().optional(),
   /** Background jobs (imports, exports) this process runs and queues; processes sharing a database and a queue share the work. */
   JOB_QUEUE: z.string().regex(/^[\w-]{1,64}$/).default('default'),
 });

@@ -110,7 +110,7 @@ export function embeddedIpv4(address: string): string | null {
  * ("this network"), private (RFC 1918), carrier-grade NAT, loopback, link-local (with the cloud
  * metadata address 169.254.169.254), IETF protocol assignments, documentation, 6to4 relay,
  * benchmarking, multicast and reserved (with broadcast). The same ranges as the API's connection
- * guard (api-server/src/features/imports/netGuard.ts; a property test keeps the two equal).
+ * guard (api-server/src/net/addresses.ts; a property test keeps the two equal).
  */
 const NON_PUBLIC_IPV4: readonly (readonly [string, number])[] = [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
@@ -194,12 +194,28 @@ export function isPublicUrl(s: string, protocols: readonly string[] = ['http:', 
   }
   return protocols.includes(url.protocol) && url.hostname !== '' && !isPrivateHost(url.hostname);
 }
-/** The variant that requires a non-http protocol (an app scheme) and a non-localhost host. */
+/** Schemes that mean the web, files or sockets, never an app's own scheme. */
+const NOT_APP_SCHEMES = new Set(['http', 'https', 'ftp', 'ftps', 'sftp', 'file', 'ws', 'wss']);
+
+/**
+ * An app-scheme link (myapp://product/42): a scheme of the app's own (not http(s), ftp, file or
+ * ws) and no host that names this machine or a private address, with any port, user info, case,
+ * trailing dot or percent-encoding (myapp://localhost:8080/x, myapp://[::1]/x, myapp://LOCALHOST./x
+ * are refused, as isPrivateHost refuses them). An empty host (myapp:///x) names no host.
+ */
 export function isAppSchemeUrl(s: string): boolean {
   const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(s);
   if (!m) return false;
-  const [scheme, host] = [(m[1] ?? '').toLowerCase(), (m[2] ?? '').toLowerCase()];
-  return scheme !== 'http' && scheme !== 'https' && host !== 'localhost' && !host.startsWith('127.');
+  if (NOT_APP_SCHEMES.has((m[1] ?? '').toLowerCase())) return false;
+  const hostPort = (m[2] ?? '').slice((m[2] ?? '').lastIndexOf('@') + 1);
+  const host = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1 || hostPort.length) : hostPort.replace(/:[^:]*$/, '');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(host);
+  } catch {
+    return false;
+  }
+  return decoded === '' || !isPrivateHost(decoded);
 }
 
 export const isColour = (s: string) => /^#[0-9a-fA-F]{6}$/.test(s);

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
 import type { LiveDocReader } from '../features/documents/liveDocs.ts';
 import { exportJobKind } from '../features/exports/run.ts';
-import { importNet } from '../features/imports/netConfig.ts';
+import { netPolicy } from '../net/index.ts';
 import { importJobKind } from '../features/imports/run.ts';
 import { startJobRunner, type JobRunner } from './runner.ts';
 
@@ -22,12 +22,12 @@ export interface JobDeps {
  * PGlite they share its one connection, statement by statement.
  */
 export function startBackgroundJobs(deps: JobDeps, opts: { intervalMs?: number; concurrency?: number } = {}): JobRunner {
-  const net = importNet(deps.config);
+  const net = netPolicy(deps.config);
   return startJobRunner({
     db: deps.db, log: deps.log, queue: deps.config.JOB_QUEUE, intervalMs: opts.intervalMs ?? 1000, concurrency: opts.concurrency ?? 2,
     kinds: [
       importJobKind({
-        db: deps.db, log: deps.log, secret: deps.secret, allowPrivate: net.allowPrivate, extraCa: net.extraCa,
+        db: deps.db, log: deps.log, secret: deps.secret, net,
         get liveDocs() { return deps.liveDocs; },
       }),
       exportJobKind({ db: deps.db, log: deps.log }),

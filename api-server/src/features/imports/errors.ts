@@ -16,6 +16,7 @@
  * listens to yet.
  */
 import type { ImportErrorKind } from '@gd/shared';
+import { NetError } from '../../net/index.ts';
 
 export class ImportFailure extends Error {
   readonly kind: ImportErrorKind;
@@ -36,7 +37,8 @@ const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPI
 export function copyFailure(error: unknown, what: string): ImportFailure {
   if (error instanceof ImportFailure) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  const transient = typeof code === 'string' && TRANSIENT_CODES.has(code);
+  const message = error instanceof NetError && error.reason === 'refused_address' ? `${error.message}; file addresses must be public`
+    : error instanceof Error ? error.message : String(error);
+  const transient = error instanceof NetError ? error.transient : typeof code === 'string' && TRANSIENT_CODES.has(code);
   return new ImportFailure('CopyImportFileError', `CopyImportFileError: ${what}: ${message}`, { recoverable: transient, cause: error });
 }

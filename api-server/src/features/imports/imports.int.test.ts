@@ -1,6 +1,6 @@
 /**
  * Imports through the real API and worker against servers on loopback: CSV inline and uploaded,
- * HTTPS (self-signed certificate trusted through config), FTP with a login, S3 with signature V4,
+ * HTTPS (self-signed certificate trusted through config), FTP and SFTP with a login, S3 with signature V4,
  * the identifier types, malformed CSV (names the line, stores nothing, the previous members stay),
  * private addresses refused (with and without the tests' allow-list), write-only passwords, and
  * the permission keys ui:importTask.*.
@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@gd/shared';
 import { addMember, createTestApp, registerAccount, startTestApi, type TestApi, type TestClient } from '../../testing/harness.ts';
 import { seeder } from '../segments/testing/data.ts';
-import { startFtpServer, startHttpsServer, startS3Server, type FtpFixture, type HttpsFixture, type S3Fixture } from './testing/servers.ts';
+import {
+  startFtpServer, startHttpsServer, startS3Server, startSftpServer, type FtpFixture, type HttpsFixture, type S3Fixture, type SftpFixture,
+} from './testing/servers.ts';
 
 interface Task {
   id: string; name: string; status: string; audienceId: string | null; audienceName: string | null; hasPassword: boolean; hasUpload: boolean; personCount: number | null;
@@ -31,6 +33,8 @@ let api: TestApi;
 let https: HttpsFixture;
 let ftp: FtpFixture;
 let s3: S3Fixture;
+let sftp: SftpFixture;
+const SFTP_PASSWORD = 'sftp-Pa55word!';
 let owner: TestClient;
 let appId: string;
 const people: Record<string, string> = {};
@@ -69,7 +73,8 @@ beforeAll(async () => {
   await writeFile(path.join(root, 'people.csv'), `customerId\n${KNOWN.join('\n')}\n`);
   ftp = await startFtpServer({ root, user: 'importer', password: FTP_PASSWORD });
   s3 = await startS3Server({ ...S3, objects: { [`${S3.bucket}/exports/people list.csv`]: `id\nc-2\nc-4\n` } });
-  api = await startTestApi({ IMPORT_ALLOW_PRIVATE_HOSTS: '127.0.0.1', IMPORT_EXTRA_CA_FILE: https.caFile, JOB_QUEUE: queue() });
+  sftp = await startSftpServer({ user: 'importer', password: SFTP_PASSWORD, files: { '/exports/people.csv': 'customerId,plan\r\nc-1,gold\r\nc-4,free\r\nghost,none\r\n' } });
+  api = await startTestApi({ OUTGOING_ALLOW_LOOPBACK: '127.0.0.1', OUTGOING_EXTRA_CA_FILE: https.caFile, JOB_QUEUE: queue() });
   ({ client: owner } = await registerAccount(api));
   appId = (await createTestApp(owner)).id;
   const seed = seeder(api.db, appId);
@@ -81,7 +86,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.stop();
-  await Promise.all([https?.close(), ftp?.close(), s3?.close()]);
+  await Promise.all([https?.close(), ftp?.close(), s3?.close(), sftp?.close()]);
 });
 
 describe('CSV imports', () => {
@@ -192,6 +197,33 @@ describe('network imports on loopback', () => {
     expect(await settled(owner, task.id)).toMatchObject({ status: 'ready', personCount: 4 });
   });
 
+  it('imports over SFTP (isSecureFtp) with a login from a server on loopback', async () => {
+    const created = await createImport(owner, {
+      name: 'Over SFTP', source: {
+        type: 'ftp', ftpIdType: 'customerId', ftpHost: '127.0.0.1', ftpPort: sftp.port, ftpUsername: 'importer', ftpPassword: SFTP_PASSWORD,
+        ftpFileRoute: '/exports/people.csv', isSecureFtp: true,
+      },
+    });
+    expect(created.hasPassword).toBe(true);
+    const task = await settled(owner, created.id);
+    expect(task).toMatchObject({ status: 'ready', personCount: 2, config: { type: 'ftp', isSecureFtp: true }, progress: { rowsRead: 3, rowsMatched: 2, rowsUnmatched: 1 } });
+    expect(task.progress.bytesTotal).toBe(task.progress.bytesRead);
+    expect(await members(task.audienceId!)).toEqual(['c-1', 'c-4']);
+    expect(sftp.logins.at(-1)).toEqual({ user: 'importer', accepted: true });
+    expect(sftp.reads).toContain('/exports/people.csv');
+  });
+
+  it('fails an SFTP login with the wrong password, or a missing file, as CopyImportFileError', async () => {
+    const source = { type: 'ftp', ftpIdType: 'customerId', ftpHost: '127.0.0.1', ftpPort: sftp.port, ftpUsername: 'importer', ftpPassword: 'wrong', ftpFileRoute: '/exports/people.csv', isSecureFtp: true };
+    const refused = await settled(owner, (await createImport(owner, { name: 'SFTP wrong password', source })).id);
+    expect(refused).toMatchObject({ status: 'error', errorName: 'CopyImportFileError' });
+    expect(refused.errorMessage).toContain('over SFTP');
+    expect(sftp.logins.at(-1)).toEqual({ user: 'importer', accepted: false });
+    const missing = await settled(owner, (await createImport(owner, { name: 'SFTP missing', source: { ...source, ftpPassword: SFTP_PASSWORD, ftpFileRoute: '/nope.csv' } })).id);
+    expect(missing).toMatchObject({ status: 'error', errorName: 'CopyImportFileError' });
+    expect(missing.errorMessage).toContain('/nope.csv');
+  });
+
   it('imports from S3-compatible storage with a signed request', async () => {
     const { integration } = await owner.ok<{ integration: Record<string, unknown> }>('createStorageIntegration', {
       name: 'Bucket', endpoint: s3.endpoint, region: S3.region, bucket: S3.bucket, accessKeyId: S3.accessKeyId, secretAccessKey: S3.secretAccessKey,
@@ -231,7 +263,7 @@ describe('private addresses', () => {
   });
 
   it('refuses the loopback test server itself when the allow-list is not configured', async () => {
-    const strict = await startTestApi({ JOB_QUEUE: queue(), IMPORT_EXTRA_CA_FILE: https.caFile });
+    const strict = await startTestApi({ JOB_QUEUE: queue(), OUTGOING_EXTRA_CA_FILE: https.caFile });
     try {
       const { client } = await registerAccount(strict);
       const app = await createTestApp(client);

@@ -129,14 +129,18 @@ describe('private address guard', () => {
     expect(isPublicUrl('https://example.com./a.csv')).toBe(true);
   });
 
-  it('lets listed addresses and ranges through, and only those', () => {
-    const allowed = allowList('127.0.0.1, 10.9.0.0/16');
+  it('lets listed loopback addresses and ranges through, and only those', () => {
+    const allowed = allowList('127.0.0.1, 127.0.1.0/24, ::1');
     expect(isRefusedAddress('127.0.0.1', allowed)).toBe(false);
     expect(isRefusedAddress('::ffff:127.0.0.1', allowed)).toBe(false);
-    expect(isRefusedAddress('10.9.3.4', allowed)).toBe(false);
+    expect(isRefusedAddress('127.0.1.9', allowed)).toBe(false);
+    expect(isRefusedAddress('::1', allowed)).toBe(false);
     expect(isRefusedAddress('127.0.0.2', allowed)).toBe(true);
     expect(isRefusedAddress('10.8.0.1', allowed)).toBe(true);
-    expect(() => allowList('nonsense')).toThrow(/IMPORT_ALLOW_PRIVATE_HOSTS/);
+    // Only loopback can be let through: no configuration opens the private network or the metadata address.
+    for (const spec of ['nonsense', '10.9.0.0/16', '169.254.169.254', '0.0.0.0/0', '127.0.0.0/7', '::/0', 'fe80::1']) {
+      expect(() => allowList(spec), spec).toThrow(/OUTGOING_ALLOW_LOOPBACK/);
+    }
   });
 
   it('resolves names before deciding: localhost is refused, an allowed literal answers itself', async () => {

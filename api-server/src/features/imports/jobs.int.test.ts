@@ -53,7 +53,7 @@ async function heldTask(queue: string, config: ImportConfig, csv?: string): Prom
   return { id, audienceId };
 }
 
-const deps = () => ({ db: api.db, log: api.deps.log, secret: api.deps.secret, allowPrivate: allowList('127.0.0.1'), extraCa: undefined as string | undefined, retryBaseSeconds: 0 });
+const deps = () => ({ db: api.db, log: api.deps.log, secret: api.deps.secret, net: { allow: allowList('127.0.0.1'), extraCa: undefined as string | undefined }, retryBaseSeconds: 0 });
 const ctx = (workerId: string) => ({ workerId, signal: new AbortController().signal, renew: () => Promise.resolve(true) });
 
 beforeAll(async () => {
@@ -127,7 +127,7 @@ describe('durability', () => {
     const queue = held();
     const { id, audienceId } = await heldTask(queue, { type: 'https', httpsIdType: 'customerId', httpsFileUrl: `${https.url}/flaky.csv` });
     const kind = importJobKind(deps());
-    const net = { ...deps(), extraCa: readFileSync(https.caFile, 'utf8') };
+    const net = { ...deps(), net: { allow: allowList('127.0.0.1'), extraCa: readFileSync(https.caFile, 'utf8') } };
     const first = await claimJob(api.db, kind, queue, 'w1');
     await runImport(net, first!, ctx('w1'));
     const waiting = (await owner.ok<{ task: Task }>('getImportTask', undefined, p({ taskId: id }))).task;

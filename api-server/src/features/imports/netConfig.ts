@@ -1,26 +1,6 @@
-/** The import network settings of a configuration, read once: the private allow-list and extra CAs. */
-import { readFileSync } from 'node:fs';
-import type { BlockList } from 'node:net';
+/** The addresses an import source names, checked when the import is created or edited (each connection checks again). */
 import type { FieldIssue, ImportSourceInput } from '@gd/shared';
-import type { Config } from '../../config.ts';
-import { ImportFailure } from './errors.ts';
-import { allowList, resolvePublic } from './netGuard.ts';
-
-export interface ImportNet { allowPrivate: BlockList; extraCa: string | undefined }
-
-const cache = new WeakMap<Config, ImportNet>();
-
-export function importNet(config: Config): ImportNet {
-  let net = cache.get(config);
-  if (!net) {
-    net = {
-      allowPrivate: allowList(config.IMPORT_ALLOW_PRIVATE_HOSTS),
-      extraCa: config.IMPORT_EXTRA_CA_FILE ? readFileSync(config.IMPORT_EXTRA_CA_FILE, 'utf8') : undefined,
-    };
-    cache.set(config, net);
-  }
-  return net;
-}
+import { NetError, checkedAddresses, type NetPolicy } from '../../net/index.ts';
 
 /** The hosts a source will connect to, with the field that names each. */
 function hostsOf(source: ImportSourceInput): { path: string; host: string }[] {
@@ -47,21 +27,21 @@ function hostsOf(source: ImportSourceInput): { path: string; host: string }[] {
  * Problems with the addresses a source names, as field issues with a code: `private_address`, or
  * `host_not_found` (a host that does not resolve). ISSUE_TEXT says them in English.
  */
-export async function addressProblems(hosts: readonly { path: string; host: string }[], net: ImportNet): Promise<FieldIssue[]> {
+export async function addressProblems(hosts: readonly { path: string; host: string }[], policy: NetPolicy): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   for (const { path, host } of hosts) {
     try {
-      await resolvePublic(host, net.allowPrivate);
+      await checkedAddresses(host, policy.allow, policy.resolve);
     } catch (error) {
-      if (!(error instanceof ImportFailure)) throw error;
+      if (!(error instanceof NetError)) throw error;
       // A code the client translates (imports.issue.*); the answer's message says it in English.
-      issues.push({ path, message: /private address/.test(error.message) ? 'private_address' : 'host_not_found' });
+      issues.push({ path, message: error.reason === 'refused_address' ? 'private_address' : 'host_not_found' });
     }
   }
   return issues;
 }
 
-export const sourceAddressProblems = (source: ImportSourceInput, net: ImportNet) => addressProblems(hostsOf(source), net);
+export const sourceAddressProblems = (source: ImportSourceInput, policy: NetPolicy) => addressProblems(hostsOf(source), policy);
 
 /** The English of the address issue codes, for the KO answer's message. */
 export const ISSUE_TEXT: Readonly<Record<string, string>> = {

@@ -15,7 +15,8 @@ import { tx, type Queryable } from '../../db/pool.ts';
 import { wakeJobRunners } from '../../jobs/runner.ts';
 import { FileTooLarge, deleteFile, storeStream } from '../../jobs/storedFiles.ts';
 import * as segments from '../segments/repository.ts';
-import { ISSUE_TEXT, addressProblems, importNet, sourceAddressProblems } from './netConfig.ts';
+import { netPolicy } from '../../net/index.ts';
+import { ISSUE_TEXT, addressProblems, sourceAddressProblems } from './netConfig.ts';
 import * as repo from './repository.ts';
 import { clearRows } from './resolve.ts';
 import { settleAudience } from './run.ts';
@@ -45,7 +46,7 @@ function configOf(source: ImportSourceInput): ImportConfig {
 
 export function importRoutes(router: Router, deps: Deps): void {
   const { db } = deps;
-  const net = () => importNet(deps.config);
+  const net = () => netPolicy(deps.config);
   const findTask = (appId: string, id: string | undefined) => (id && isUuid(id) ? repo.findTask(db, appId, id) : Promise.resolve(undefined));
   const answer = async (appId: string, id: string) => {
     const row = await repo.findTask(db, appId, id);

@@ -13,7 +13,6 @@
  * meanwhile as RecoverableTaskError. A segment import materialises the segment with the segments
  * feature's compile and materialise functions, in one transaction.
  */
-import type { BlockList } from 'node:net';
 import type { Logger } from 'pino';
 import { ImportConfig, SEGMENT_LIMITS, type AudienceIdType, type Segment } from '@gd/shared';
 import { tx, type Db, type DbClient } from '../../db/pool.ts';
@@ -29,7 +28,8 @@ import { performanceSql } from './performance.ts';
 import * as repo from './repository.ts';
 import { clearRows, matchedRowsSql, stageRows } from './resolve.ts';
 import { openSecrets } from './secretBox.ts';
-import { ftpSource, heeded, httpSource, s3Source, urlSource, type NetOptions, type SourceStream } from './sources.ts';
+import { publicOnly, type NetPolicy } from '../../net/index.ts';
+import { ftpSource, heeded, httpSource, s3Source, urlSource, type FileLimits, type NetOptions, type SourceStream } from './sources.ts';
 
 export interface ImportRunDeps {
   db: Db;
@@ -37,8 +37,10 @@ export interface ImportRunDeps {
   /** The server secret the stored credentials are sealed with. */
   secret: string;
   liveDocs?: LiveDocReader | undefined;
-  allowPrivate?: BlockList | undefined;
-  extraCa?: string | undefined;
+  /** What downloads may reach and trust (net/policy.ts); public addresses only when absent. */
+  net?: NetPolicy | undefined;
+  /** Download limits other than FILE_LIMITS (tests). */
+  fileLimits?: Partial<FileLimits>;
   /** Identifiers per staged batch (default 5,000). */
   batchRows?: number;
   /** First retry after this many seconds, then 4x each time (default 30). */
@@ -85,7 +87,7 @@ function secretsOf(run: Run): Record<string, string> {
 
 async function openSource(run: Run): Promise<SourceStream> {
   const { deps, task, config } = run;
-  const net: NetOptions = { allow: deps.allowPrivate, extraCa: deps.extraCa, signal: run.ctx.signal };
+  const net: NetOptions = { policy: deps.net ?? publicOnly(), signal: run.ctx.signal, ...(deps.fileLimits ? { limits: deps.fileLimits } : {}) };
   switch (config.type) {
     case 'csv':
     case 'csv_dynamic':

@@ -1,34 +1,36 @@
 /**
  * Where an import's file comes from, as a byte stream (never loaded whole): an uploaded file
  * (stored chunks), an http(s) or ftp URL, an FTP or SFTP server, or S3-compatible object storage.
- * Every network source resolves its host through netGuard first and connects to the checked
- * address. Failures are CopyImportFileError, recoverable when they look like network trouble or a
- * server-side (5xx, 429, FTP 4xx) answer.
+ * Every network source connects through the outgoing connection module (`net/`), which checks the
+ * address each connection goes to when it connects (redirects and FTP data connections included),
+ * and every download is limited: connecting, silence, the whole download (FILE_LIMITS) and the
+ * file's size (IMPORT_LIMITS.uploadMaxBytes, as for uploads). Failures are CopyImportFileError,
+ * recoverable when they look like network trouble or a server-side (5xx, 429, FTP 4xx) answer.
  *
  * SFTP host keys are not pinned (nothing stores a known host key yet): the connection is
  * encrypted but the server is not authenticated.
  */
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
 import { PassThrough, Writable, type Readable } from 'node:stream';
-import { rootCertificates } from 'node:tls';
-import type { BlockList } from 'node:net';
 import { AwsV4Signer } from 'aws4fetch';
-import { Client as FtpClient, FTPError } from 'basic-ftp';
-import SftpClient from 'ssh2-sftp-client';
+import { IMPORT_LIMITS } from '@gd/shared';
+import { FTPError, connectFtp, connectSftp, guardedRequest, limitedStream, type NetPolicy } from '../../net/index.ts';
 import { ImportFailure, copyFailure } from './errors.ts';
-import { pinnedLookup, resolvePublic } from './netGuard.ts';
 
 export interface SourceStream { stream: Readable; bytesTotal: number | null }
 
+/** Limits of a download (tests make them small). */
+export interface FileLimits { connectTimeoutMs: number; idleMs: number; totalMs: number; maxBytes: number }
+
+export const FILE_LIMITS: FileLimits = { connectTimeoutMs: 15_000, idleMs: 60_000, totalMs: 30 * 60_000, maxBytes: IMPORT_LIMITS.uploadMaxBytes };
+
 export interface NetOptions {
-  /** Addresses let through despite being private (tests only). */
-  allow?: BlockList | undefined;
-  /** Extra trusted certificate authorities (PEM), added to the system's (tests, private CAs). */
-  extraCa?: string | undefined;
+  /** What the connections may reach and trust (net/policy.ts). */
+  policy: NetPolicy;
   signal?: AbortSignal | undefined;
-  timeoutMs?: number;
+  limits?: Partial<FileLimits>;
 }
+
+const limitsOf = (net: NetOptions): FileLimits => ({ ...FILE_LIMITS, ...net.limits });
 
 /**
  * A source stream can fail before the import starts reading it (an FTP server refusing the file at
@@ -43,53 +45,27 @@ export function heeded<T extends Readable>(stream: T): T {
 }
 
 const MAX_REDIRECTS = 3;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function request(url: URL, net: NetOptions, headers: Record<string, string>): Promise<IncomingMessage> {
-  return resolvePublic(url.hostname, net.allow).then((resolved) => new Promise<IncomingMessage>((resolve, reject) => {
-    const secure = url.protocol === 'https:';
-    const options: https.RequestOptions = {
-      method: 'GET', agent: false, lookup: pinnedLookup(resolved), timeout: net.timeoutMs ?? 30_000,
-      headers: { 'user-agent': 'Growthdeck-Import/1', accept: '*/*', ...headers },
-      ...(net.signal ? { signal: net.signal } : {}),
-      ...(secure && net.extraCa ? { ca: [...rootCertificates, net.extraCa] } : {}),
-    };
-    const req = (secure ? https : http).request(url, options, resolve);
-    req.on('timeout', () => req.destroy(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })));
-    req.on('error', reject);
-    req.end();
-  }));
-}
-
-/** GET over http(s), following up to 3 redirects (each target checked again). */
+/** GET over http(s), following up to 3 redirects (each target checked again when connecting). */
 export async function httpSource(urlText: string, net: NetOptions, headers: Record<string, string> = {}): Promise<SourceStream> {
-  let url = new URL(urlText);
-  for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new ImportFailure('CopyImportFileError', `CopyImportFileError: ${url.protocol} is not an http(s) address`);
-    }
-    let res: IncomingMessage;
-    try {
-      res = await request(url, net, headers);
-    } catch (error) {
-      throw copyFailure(error, `downloading ${url.host}${url.pathname} failed`);
-    }
-    const status = res.statusCode ?? 0;
-    if (REDIRECTS.has(status) && res.headers.location && hop < MAX_REDIRECTS) {
-      res.resume();
-      url = new URL(res.headers.location, url);
-      headers = {};
-      continue;
-    }
-    if (status !== 200) {
-      res.resume();
-      throw new ImportFailure('CopyImportFileError', `CopyImportFileError: ${url.host}${url.pathname} answered HTTP ${status}`, {
-        recoverable: status >= 500 || status === 429 || status === 408,
-      });
-    }
-    const length = Number(res.headers['content-length']);
-    return { stream: heeded(res), bytesTotal: Number.isFinite(length) && length >= 0 ? length : null };
+  const url = new URL(urlText);
+  const limits = limitsOf(net);
+  let res;
+  try {
+    res = await guardedRequest(url, net.policy, {
+      headers, signal: net.signal, maxRedirects: MAX_REDIRECTS,
+      connectTimeoutMs: limits.connectTimeoutMs, idleMs: limits.idleMs, totalMs: limits.totalMs, maxBytes: limits.maxBytes,
+    });
+  } catch (error) {
+    throw copyFailure(error, `downloading ${url.host}${url.pathname} failed`);
   }
+  if (res.status !== 200) {
+    res.body.resume();
+    throw new ImportFailure('CopyImportFileError', `CopyImportFileError: ${res.url.host}${res.url.pathname} answered HTTP ${res.status}`, {
+      recoverable: res.status >= 500 || res.status === 429 || res.status === 408,
+    });
+  }
+  return { stream: heeded(res.body), bytesTotal: res.length };
 }
 
 export interface S3Location { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; key: string }
@@ -127,15 +103,20 @@ export function ftpSource(loc: FtpLocation, net: NetOptions): Promise<SourceStre
 }
 
 async function plainFtpSource(loc: FtpLocation, net: NetOptions): Promise<SourceStream> {
-  const resolved = await resolvePublic(loc.host, net.allow);
-  const client = new FtpClient(net.timeoutMs ?? 30_000);
+  const limits = limitsOf(net);
+  let client;
   try {
-    await client.access({ host: resolved.address, port: loc.port, user: loc.username || 'anonymous', password: loc.password || 'anonymous@', secure: false });
+    // basic-ftp has one timeout, for every silence of the control and data connections (connecting included).
+    client = await connectFtp(net.policy, { host: loc.host, port: loc.port, username: loc.username, password: loc.password, timeoutMs: limits.idleMs });
   } catch (error) {
-    client.close();
     throw ftpFailure(error, `connecting to ${loc.host}:${loc.port}`);
   }
-  const size = await client.size(loc.route).catch(() => null);
+  const ftp = client;
+  const size = await ftp.size(loc.route).catch(() => null);
+  if (size !== null && size > limits.maxBytes) {
+    ftp.close();
+    throw new ImportFailure('CopyImportFileError', `CopyImportFileError: ${loc.route} has ${size} bytes; at most ${limits.maxBytes} are taken`);
+  }
   // basic-ftp ends its destination even when the transfer fails: write into a sink that never
   // ends `out`, and end it (or destroy it with the failure) when the transfer settles.
   const out = heeded(new PassThrough());
@@ -146,12 +127,14 @@ async function plainFtpSource(loc: FtpLocation, net: NetOptions): Promise<Source
       else out.once('drain', () => callback());
     },
   });
-  out.once('close', () => { if (!client.closed) client.close(); });
-  client.downloadTo(sink, loc.route).then(
+  const limited = heeded(limitedStream(out, { maxBytes: limits.maxBytes, totalMs: limits.totalMs, what: `downloading ${loc.route}` }));
+  limited.once('close', () => { if (!out.destroyed) out.destroy(); });
+  out.once('close', () => { if (!ftp.closed) ftp.close(); });
+  ftp.downloadTo(sink, loc.route).then(
     () => out.end(),
     (error: unknown) => out.destroy(ftpFailure(error, `downloading ${loc.route}`)),
-  ).finally(() => client.close());
-  return { stream: out, bytesTotal: size };
+  ).finally(() => ftp.close());
+  return { stream: limited, bytesTotal: size };
 }
 
 function ftpFailure(error: unknown, what: string): ImportFailure {
@@ -162,21 +145,25 @@ function ftpFailure(error: unknown, what: string): ImportFailure {
 }
 
 async function sftpSource(loc: FtpLocation, net: NetOptions): Promise<SourceStream> {
-  const resolved = await resolvePublic(loc.host, net.allow);
-  const sftp = new SftpClient('import');
+  const limits = limitsOf(net);
+  let sftp;
   try {
-    await sftp.connect({ host: resolved.address, port: loc.port, username: loc.username, password: loc.password, readyTimeout: net.timeoutMs ?? 30_000 });
+    sftp = await connectSftp(net.policy, { host: loc.host, port: loc.port, username: loc.username, password: loc.password, timeoutMs: limits.connectTimeoutMs, signal: net.signal });
   } catch (error) {
-    await sftp.end().catch(() => undefined);
     throw copyFailure(error, `connecting to ${loc.host}:${loc.port} over SFTP`);
   }
+  const client = sftp;
   try {
-    const stat = await sftp.stat(loc.route);
-    const stream = heeded(sftp.createReadStream(loc.route) as unknown as Readable);
-    stream.once('close', () => void sftp.end().catch(() => undefined));
+    const stat = await client.stat(loc.route);
+    if (stat.size > limits.maxBytes) {
+      throw new ImportFailure('CopyImportFileError', `CopyImportFileError: ${loc.route} has ${stat.size} bytes; at most ${limits.maxBytes} are taken`);
+    }
+    const raw = heeded(client.createReadStream(loc.route) as unknown as Readable);
+    const stream = heeded(limitedStream(raw, { maxBytes: limits.maxBytes, idleMs: limits.idleMs, totalMs: limits.totalMs, what: `reading ${loc.route} over SFTP` }));
+    stream.once('close', () => void client.end().catch(() => undefined));
     return { stream, bytesTotal: stat.size };
   } catch (error) {
-    await sftp.end().catch(() => undefined);
+    await client.end().catch(() => undefined);
     throw copyFailure(error, `reading ${loc.route} over SFTP`);
   }
 }

@@ -3,8 +3,13 @@
  * by the app key in `X-App-Key`, never by cookies: no CSRF check, and CORS open to any origin so
  * the web SDK works from the customer's site. Its own JSON limit (INGEST_LIMITS.maxBodyBytes).
  *
- * Keys are cached for KEY_CACHE_MS per process, so a rotated key stops working within that time.
+ * Keys are cached for KEY_CACHE_MS per process, and every request's transaction checks again, in
+ * its first round trip, that the key still belongs to the app (`keyCheck`): a rotated key is
+ * refused (10003) from the moment the rotation commits, in every process, with no extra round
+ * trip on the hottest path. There is no grace period: an SDK still sending the old key gets 10003
+ * and must be given the new one.
  */
+import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import {
   APP_KEY_HEADER, ErrorCode, INGEST_LIMITS, IdentifyRequest, IngestBatch, ProfileRequest, endpoints, fail, isBuiltInEvent,
@@ -14,7 +19,7 @@ import type { z } from 'zod';
 import type { Deps } from '../../http/context.ts';
 import { sendFailure, sendKo, sendOk } from '../../http/respond.ts';
 import { parseWith } from '../../http/validate.ts';
-import { retryingTx, type DbClient } from '../../db/pool.ts';
+import { tx, type DbClient } from '../../db/pool.ts';
 import { earliestFor, prepareEvents, prepareInteractions } from './prepare.ts';
 import {
   findAppByKey, insertInteractions, recordEventNames, upsertDevice, writeBatch, type IngestApp,
@@ -25,6 +30,26 @@ import { TokenBuckets, UNKNOWN_KEY_LIMIT } from './rateLimit.ts';
 const KEY_CACHE_MS = 10_000;
 /** Deadlock, serialization failure, or a unique key (a customer id) taken by a concurrent identify. */
 const LOST_RACE = new Set(['40P01', '40001', '23505']);
+/** What the key check raises when the key no longer belongs to the app (division_by_zero). */
+const KEY_GONE = '22012';
+
+/** The key no longer opens the app (rotated, or the app deleted) since it was cached. */
+class KeyGone extends Error {}
+
+/**
+ * A statement for the transaction's first round trip (after BEGIN, in the same simple query) that
+ * fails with KEY_GONE unless `key` is still the app's key. Simple queries take no parameters: the
+ * app id is a uuid and the key goes in as its MD5 in hex, so nothing a caller sends is ever in the
+ * SQL text.
+ */
+function keyCheck(app: IngestApp, key: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(app.id)) throw new Error('app ids are uuids');
+  const digest = createHash('md5').update(key, 'utf8').digest('hex');
+  return `SELECT 1 / count(*)::int FROM apps WHERE id = '${app.id}'::uuid AND md5(app_key) = '${digest}'`;
+}
+
+/** Runs `fn` in a transaction whose BEGIN checks the key; `fn` with `begin` and the app's key bound. */
+type InTx = <T>(begin: string, fn: (client: DbClient) => Promise<T>) => Promise<T>;
 
 export interface IngestOptions {
   ratePerSecond: number;
@@ -76,9 +101,29 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     return { ok: true, value: cached.app };
   }
 
+  /**
+   * A transaction retried on a lost race (up to 3 tries), opened with the key check: KeyGone when
+   * the key no longer opens the app.
+   */
+  function inTxFor(app: IngestApp, key: string): InTx {
+    const check = keyCheck(app, key);
+    return async (begin, fn) => {
+      for (let attempt = 1; ; attempt++) {
+        let inside = false;
+        try {
+          return await tx(deps.db, (client) => { inside = true; return fn(client); }, `${begin}; ${check}`);
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (!inside && code === KEY_GONE) throw new KeyGone();
+          if (attempt >= 3 || !code || !LOST_RACE.has(code)) throw error;
+        }
+      }
+    };
+  }
+
   /** One endpoint: key, rate limit, body schema, then `work` in a transaction retried on a lost race. */
   function handle<S extends z.ZodType, T>(name: 'ingestBatch' | 'ingestIdentify' | 'ingestProfile', schema: S,
-    work: (app: IngestApp, body: z.output<S>, req: Request) => Promise<Result<T>>) {
+    work: (app: IngestApp, body: z.output<S>, req: Request, inTx: InTx) => Promise<Result<T>>) {
     router.post(endpoints[name].path.replace('/ingest', ''), async (req: Request, res: Response) => {
       try {
         const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -95,7 +140,16 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
         if (wait > 0) return throttled(res, wait, 'of this app key');
         const body = parseWith(schema, req.body ?? {});
         if (!body.ok) return sendFailure(res, body);
-        const result = await work(app.value, body.value, req);
+        const key = req.get(APP_KEY_HEADER) ?? '';
+        let result: Result<T>;
+        try {
+          result = await work(app.value, body.value, req, inTxFor(app.value, key));
+        } catch (error) {
+          if (!(error instanceof KeyGone)) throw error;
+          keys.delete(key);
+          unknownKeys.take(address);
+          return sendFailure(res, fail(ErrorCode.API_KEY_INVALID, 'Unknown app key'));
+        }
         if (!result.ok) return sendFailure(res, result);
         sendOk(res, result.value as object);
       } catch (error) {
@@ -105,9 +159,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     });
   }
 
-  const inTx = <T>(begin: string, fn: (client: DbClient) => Promise<T>) => retryingTx(deps.db, fn, LOST_RACE, 3, begin);
-
-  handle('ingestBatch', IngestBatch, async (app, body, req) => {
+  handle('ingestBatch', IngestBatch, async (app, body, req, inTx) => {
     const receivedAt = new Date();
     // Months have their partitions made ahead by a job (partitions.ts); a request never creates tables.
     const bounds = { now: receivedAt, earliest: earliestFor(app.createdAt) };
@@ -141,7 +193,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     };
   });
 
-  handle('ingestIdentify', IdentifyRequest, async (app, body, req) => {
+  handle('ingestIdentify', IdentifyRequest, async (app, body, req, inTx) => {
     const now = new Date();
     const outcome = await inTx('BEGIN', async (client) => {
       const result = await identify(client, app.id, body.device, body.customerId, req.ip ?? null, now);
@@ -151,7 +203,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     return { ok: true, value: outcome };
   });
 
-  handle('ingestProfile', ProfileRequest, async (app, body, req) => {
+  handle('ingestProfile', ProfileRequest, async (app, body, req, inTx) => {
     const now = new Date();
     const value = await inTx('BEGIN', async (client) => {
       const device = await upsertDevice(client, app.id, body.device, req.ip ?? null, now);

@@ -1,8 +1,9 @@
 /**
  * Servers on loopback for the import tests, each speaking its real protocol: HTTPS with a
- * certificate made for the run (trusted by the API only through IMPORT_EXTRA_CA_FILE), FTP
- * (ftp-srv, with a login), and an S3 GetObject endpoint that checks the AWS signature V4 of every
- * request as S3 does (a request signed with another key answers 403 SignatureDoesNotMatch).
+ * certificate made for the run (trusted by the API only through OUTGOING_EXTRA_CA_FILE), FTP
+ * (ftp-srv, with a login), SFTP (ssh2's server, with a password login), and an S3 GetObject
+ * endpoint that checks the AWS signature V4 of every request as S3 does (a request signed with
+ * another key answers 403 SignatureDoesNotMatch).
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { AwsV4Signer } from 'aws4fetch';
 import { FtpSrv } from 'ftp-srv';
 import { generate } from 'selfsigned';
+import ssh2 from 'ssh2';
 
 type Route = string | ((req: http.IncomingMessage, res: http.ServerResponse) => void);
 
@@ -61,6 +63,88 @@ export async function startFtpServer(opts: { root: string; user: string; passwor
   });
   await server.listen();
   return { port, close: async () => { await server.close(); } };
+}
+
+export interface SftpFixture { port: number; logins: { user: string; accepted: boolean }[]; reads: string[]; close(): Promise<void> }
+
+/**
+ * An SFTP server on 127.0.0.1 (ssh2, a host key made for the run) serving `files` (path → content)
+ * read-only to one user with a password: what a customer's file server does for an import (open,
+ * stat, read, close, realpath).
+ */
+export async function startSftpServer(opts: { user: string; password: string; files: Record<string, string | Buffer> }): Promise<SftpFixture> {
+  const { Server, utils } = ssh2;
+  const { STATUS_CODE, OPEN_MODE } = utils.sftp;
+  const hostKey = utils.generateKeyPairSync('ed25519');
+  const files = new Map(Object.entries(opts.files).map(([name, content]) => [name, Buffer.from(content)]));
+  const logins: SftpFixture['logins'] = [];
+  const reads: string[] = [];
+  const clients = new Set<ssh2.Connection>();
+  const attrsOf = (data: Buffer) => {
+    const now = Math.floor(Date.now() / 1000);
+    return { mode: 0o100644, uid: 1000, gid: 1000, size: data.length, atime: now, mtime: now };
+  };
+  const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
+    clients.add(client);
+    client.on('close', () => clients.delete(client));
+    client.on('error', () => undefined);
+    client.on('authentication', (ctx) => {
+      const accepted = ctx.method === 'password' && ctx.username === opts.user && ctx.password === opts.password;
+      if (ctx.method === 'password') logins.push({ user: ctx.username, accepted });
+      if (accepted) ctx.accept();
+      else ctx.reject(['password']);
+    });
+    client.on('ready', () => {
+      client.on('session', (acceptSession) => {
+        acceptSession().on('sftp', (acceptSftp) => {
+          const sftp = acceptSftp();
+          const handles = new Map<string, string>();
+          let next = 0;
+          const fileOf = (handle: Buffer) => files.get(handles.get(handle.toString('hex')) ?? '');
+          sftp.on('OPEN', (reqid, filename, flags) => {
+            if (!files.has(filename) || (flags & OPEN_MODE.WRITE) !== 0) return void sftp.status(reqid, files.has(filename) ? STATUS_CODE.PERMISSION_DENIED : STATUS_CODE.NO_SUCH_FILE);
+            const handle = Buffer.alloc(4);
+            handle.writeUInt32BE(next++);
+            handles.set(handle.toString('hex'), filename);
+            reads.push(filename);
+            sftp.handle(reqid, handle);
+          });
+          sftp.on('READ', (reqid, handle, offset, length) => {
+            const data = fileOf(handle);
+            if (!data) return void sftp.status(reqid, STATUS_CODE.FAILURE);
+            if (offset >= data.length) return void sftp.status(reqid, STATUS_CODE.EOF);
+            sftp.data(reqid, data.subarray(offset, Math.min(data.length, offset + length)));
+          });
+          sftp.on('CLOSE', (reqid, handle) => {
+            handles.delete(handle.toString('hex'));
+            sftp.status(reqid, STATUS_CODE.OK);
+          });
+          sftp.on('FSTAT', (reqid, handle) => {
+            const data = fileOf(handle);
+            if (data) sftp.attrs(reqid, attrsOf(data));
+            else sftp.status(reqid, STATUS_CODE.FAILURE);
+          });
+          const stat = (reqid: number, path: string) => {
+            const data = files.get(path);
+            if (data) sftp.attrs(reqid, attrsOf(data));
+            else sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
+          };
+          sftp.on('STAT', stat);
+          sftp.on('LSTAT', stat);
+          sftp.on('REALPATH', (reqid, path) => {
+            const absolute = path.startsWith('/') ? path : `/${path === '.' ? '' : path}`;
+            sftp.name(reqid, [{ filename: absolute, longname: absolute, attrs: { mode: 0o40755, uid: 0, gid: 0, size: 0, atime: 0, mtime: 0 } }]);
+          });
+        });
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port, logins, reads,
+    close: () => new Promise<void>((resolve) => { for (const c of clients) c.end(); server.close(() => resolve()); }),
+  };
 }
 
 export interface S3Fixture { endpoint: string; requests: { path: string; signed: boolean }[]; close(): Promise<void> }
