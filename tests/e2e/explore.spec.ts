@@ -115,3 +115,41 @@ test('explore charts seeded events, and the CSV export holds exactly the table',
   await expect(compare).toBeChecked();
   await expect(table.locator('thead th')).toHaveText(['Period', 'US', 'US (previous period)', 'ES', 'ES (previous period)', 'MX', 'MX (previous period)']);
 });
+
+test('explore opens on the app\'s most frequent event of the range, and shows revenue in its currency', async ({ page }) => {
+  await call(page.request, 'POST', '/auth/register', {
+    name: 'Fran Frequent', email: `frequent.${suffix}@e2e.example.com`, password: 'Explore-Pass-2026!', accountName: `Frequent ${suffix}`, plan: 'growth',
+  });
+  const { app } = (await call(page.request, 'POST', '/apps', { name: 'Shop UTC', os: 'Android', timezone: 'UTC' })) as { app: { appKey: string } };
+  const now = Date.now();
+  // In the last 7 days: 4 level_up, 3 purchases (in euros), 2 tutorial_done; before them, 9 old_event.
+  const events = [
+    ...[1, 2, 3, 4].map((d) => ({ name: 'level_up', time: new Date(now - d * DAY).toISOString() })),
+    ...[1, 2, 3].map((d) => ({ name: 'purchase', time: new Date(now - d * DAY - 3_600_000).toISOString(), revenue: 10.5, currency: 'EUR' })),
+    ...[1, 2].map((d) => ({ name: 'tutorial_done', time: new Date(now - d * DAY - 7_200_000).toISOString() })),
+    ...Array.from({ length: 9 }, (_, i) => ({ name: 'old_event', time: new Date(now - 20 * DAY - i * 60_000).toISOString() })),
+  ];
+  const res = await page.request.post('/api/ingest/v1/batch', {
+    headers: { 'x-app-key': app.appKey },
+    data: { device: { id: `e2e-frequent-${suffix}`, os: 'Android', appVersion: '1.0.0' }, events: events.map((e, i) => ({ id: `f-${i}-${suffix}`, ...e })) },
+  });
+  expect(((await res.json()) as { accepted: string[] }).accepted).toHaveLength(events.length);
+
+  await page.goto('/behavior/explore');
+  await expect(page.getByRole('combobox', { name: 'Event' })).toHaveValue('level_up');
+  await expect(page).toHaveURL(/[?&]event=level_up(&|$)/);
+  await expect(page.getByTestId('explore-table').locator('tfoot')).toContainText('4');
+
+  // Over the last 30 days old_event is the most frequent: a fresh visit with that range opens on it.
+  await page.goto('/behavior/explore?range=last30');
+  await expect(page.getByRole('combobox', { name: 'Event' })).toHaveValue('old_event');
+  await expect(page).toHaveURL(/event=old_event/);
+
+  // Revenue in the events' currency, in the chart's table and in the events list.
+  await page.goto('/behavior/explore?event=purchase&metric=revenue');
+  await expect(page.getByTestId('explore-table').locator('tfoot')).toContainText('€31.50');
+  await page.goto('/es/behavior/explore?event=purchase&metric=revenue');
+  await expect(page.getByTestId('explore-table').locator('tfoot')).toContainText(/31,50\s€/);
+  await page.goto('/behavior/events');
+  await expect(page.getByRole('row', { name: /purchase/ })).toContainText('€31.50');
+});

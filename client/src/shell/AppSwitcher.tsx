@@ -1,4 +1,7 @@
-/** Header app switcher: lists the user's apps with their OS icon; switching reloads the page. */
+/**
+ * Header app switcher: lists the user's apps with their OS icon; switching reloads the page.
+ * `fullWidth`: the phone layout, where it sits at the top of the navigation drawer.
+ */
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button, Group, Loader, Menu, Overlay, Stack, Text } from '@mantine/core';
@@ -10,7 +13,7 @@ import { useCurrentApp, useMeta, useSession } from '../session/store.ts';
 import { OsIcon } from '../ui/OsIcon.tsx';
 import { APP_SWITCH_DELAY_MS, appSwitchTarget } from './appSwitch.ts';
 
-export function AppSwitcher() {
+export function AppSwitcher({ fullWidth = false }: { fullWidth?: boolean }) {
   const { t } = useT();
   const meta = useMeta();
   const current = useCurrentApp();
@@ -37,8 +40,11 @@ export function AppSwitcher() {
             data-testid="app-switcher"
             leftSection={current ? <OsIcon os={current.os} /> : <IconApps size={16} />}
             rightSection={<IconChevronDown size={14} />}
-            maw={280}
-            styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis' } }}
+            maw={fullWidth ? undefined : 280}
+            fullWidth={fullWidth}
+            justify={fullWidth ? 'space-between' : undefined}
+            miw={0}
+            styles={{ inner: { minWidth: 0 }, label: { overflow: 'hidden', textOverflow: 'ellipsis', flex: fullWidth ? 1 : undefined } }}
           >
             {current?.name ?? t('shell.noApp')}
           </Button>

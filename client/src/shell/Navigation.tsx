@@ -1,7 +1,7 @@
 /**
  * Left navigation: shared ROUTES with `nav`, grouped by area, labels from `nav.*`, area headers
  * from `area.*`. Entries whose `route:<path>` key is disallowed are hidden; screens not built
- * yet carry a "soon" badge.
+ * yet carry a "soon" badge. `onNavigate` runs when an entry is chosen (the drawer closes on it).
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { NavLink as RouterLink, useLocation } from 'react-router';
@@ -26,22 +26,27 @@ const AREA_ICON: Record<Exclude<Area, 'auth'>, ReactNode> = {
   admin: <IconShieldLock size={16} />,
 };
 
-export function Navigation() {
+export function Navigation({ onNavigate }: { onNavigate?: () => void } = {}) {
   const { t } = useT();
   const canApp = usePermissions('app');
   const canAccount = usePermissions('account');
   const { pathname } = useLocation();
-  const nav = useRef<HTMLElement>(null);
-  // The active entry may sit far down the list (the account screens): keep it in view.
+  const viewport = useRef<HTMLDivElement>(null);
+  // The active entry may sit far down the list (the account screens): keep it in view. Only the
+  // list scrolls (scrollIntoView would also move the page, under a drawer closed off-screen).
   useEffect(() => {
-    nav.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'center' });
+    const list = viewport.current;
+    const active = list?.querySelector<HTMLElement>('[data-active]');
+    if (!list || !active) return;
+    const offset = active.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+    list.scrollTop = Math.max(0, offset - (list.clientHeight - active.offsetHeight) / 2);
   }, [pathname]);
   const visible = (route: RouteDef) =>
     route.nav === true && (scopeOfRoute(route) === 'app' ? canApp : canAccount)(routeKey(route.path));
 
   return (
-    <ScrollArea type="scroll" scrollbarSize={6} h="100%">
-      <Box component="nav" ref={nav} aria-label={t('shell.navigation')} px="sm" py="md">
+    <ScrollArea type="scroll" scrollbarSize={6} h="100%" viewportRef={viewport}>
+      <Box component="nav" aria-label={t('shell.navigation')} px="sm" py="md">
         <Stack gap="md">
           {Area.filter((a): a is Exclude<Area, 'auth'> => a !== 'auth').map((area) => {
             const routes = ROUTES.filter((r) => r.area === area && visible(r));
@@ -62,6 +67,7 @@ export function Navigation() {
                       component={RouterLink}
                       to={route.path}
                       end
+                      onClick={onNavigate}
                       label={t(navKey(route.label))}
                       active={pathname === route.path}
                       variant="light"

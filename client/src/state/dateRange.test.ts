@@ -49,3 +49,17 @@ describe('date range store', () => {
     unsubscribe();
   });
 });
+
+describe('a range opened from a link', () => {
+  it('is applied and counts as chosen, even when it equals the current range', () => {
+    useDateRange.setState({ chosen: false });
+    const current = useDateRange.getState().range;
+    useDateRange.getState().openRange({ ...current });
+    expect(useDateRange.getState()).toMatchObject({ range: current, chosen: true });
+    useDateRange.getState().openRange({ startDay: '2026-01-01', endDay: '2026-01-31', timeGroup: 'week' });
+    expect(useDateRange.getState().range).toEqual({ startDay: '2026-01-01', endDay: '2026-01-31', timeGroup: 'week' });
+    // A chosen range no longer follows the app's "today".
+    useDateRange.getState().followToday('UTC');
+    expect(useDateRange.getState().range.startDay).toBe('2026-01-01');
+  });
+});

@@ -12,8 +12,8 @@ const EVENTS_SCREENS = { or: ['route:/behavior/events', 'route:/behavior/explore
 
 export const behaviourEndpoints = {
   listEvents: ep({
-    method: 'GET', path: '/apps/:appId/events', auth: 'route:/behavior/events', query: EventListQuery, response: EventListAnswer,
-    summary: 'Every event name seen in the app with its events, distinct people, revenue and the previous period\'s events over a range (query: startDay, endDay as YYYY-MM-DD in the app\'s time zone, default the last 7 days; people=false leaves the distinct people out, null, for a fast answer from the rollup alone)',
+    method: 'GET', path: '/apps/:appId/events', auth: EVENTS_SCREENS, query: EventListQuery, response: EventListAnswer,
+    summary: 'Every event name seen in the app with its events, distinct people, revenue and the previous period\'s events over a range (query: startDay, endDay as YYYY-MM-DD in the app\'s time zone, default the last 7 days; people=false leaves the distinct people out, null, for a fast answer from the rollup alone). Explore reads it too, to open on the most frequent event',
   }),
   eventTrend: ep({
     method: 'GET', path: '/apps/:appId/events/trend', auth: EVENTS_SCREENS, query: EventTrendQuery, response: EventTrendAnswer,

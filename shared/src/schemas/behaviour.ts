@@ -97,6 +97,11 @@ export const EventSummary = z.object({
   /** Distinct people who sent it in the range (null when the query asked for people=false). */
   people: z.number().nullable(),
   revenue: z.number(),
+  /**
+   * The one currency (ISO 4217) every revenue event of the range named, else null: no revenue, no
+   * currency sent, or several (the sum then mixes them; shown as a plain number).
+   */
+  currency: z.string().nullable(),
   /** Events in the previous period of the same length. */
   previousEvents: z.number(),
 });
@@ -195,6 +200,12 @@ export const ExploreAnswer = {
   series: z.array(ExploreSeries),
   /** Where the figures came from: the daily rollup or the events table. */
   source: z.enum(['rollup', 'events']),
+  /**
+   * For metric=revenue: the one currency (ISO 4217) every revenue event of the event over the
+   * range (and the previous period when comparing) named, else null (none, or several: the sums
+   * then mix them). Null for the other metrics.
+   */
+  currency: z.string().nullable(),
 };
 
 // ---- /manage/events ----

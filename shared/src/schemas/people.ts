@@ -64,6 +64,8 @@ export const PersonProfile = z.object({
   lastPurchaseAt: Time,
   conversions: z.number().int(),
   revenue: z.number(),
+  /** The one currency (ISO 4217) every transaction (gd_transaction, what `revenue` adds up) of the person named, else null (none, or several). */
+  revenueCurrency: z.string().nullable(),
   /** Coordinates. */
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),

@@ -14,7 +14,7 @@ import {
 import type { z } from 'zod';
 import type { Queryable } from '../../db/pool.ts';
 import { bucketLabels, previousPeriod } from './range.ts';
-import { exploreEvents, exploreRollup, utcBounds, type ExploreRow, type Rank } from './repository.ts';
+import { exploreEvents, exploreRollup, revenueCurrencies, utcBounds, type ExploreRow, type Rank } from './repository.ts';
 
 export type ExploreResult = z.infer<z.ZodObject<typeof ExploreAnswer>>;
 
@@ -106,8 +106,14 @@ export async function explore(db: Queryable, app: { id: string; timezone: string
     rows = await exploreEvents(db, { ...spec, timezone: app.timezone, bounds, dimension, rank: rankFor(metric), people });
     source = 'events';
   }
+  const series = assembleSeries(rows, labels, { metric, compare: query.compare, breakdown: breakdown !== undefined });
+  // Revenue's currency (currency.ts), read only for the revenue metric and when there is some.
+  const hasRevenue = metric === 'revenue' && series.some((s) => s.total !== 0 || (s.previousTotal ?? 0) !== 0);
+  const currency = hasRevenue
+    ? ((await revenueCurrencies(db, app.id, [query.event], await utcBounds(db, previous?.startDay ?? range.startDay, range.endDay, app.timezone))).get(query.event) ?? null)
+    : null;
   return {
     event: query.event, metric, breakdown: breakdown ?? null, property: breakdown === 'property' ? (query.property ?? null) : null,
-    range, previous, buckets: labels, series: assembleSeries(rows, labels, { metric, compare: query.compare, breakdown: breakdown !== undefined }), source,
+    range, previous, buckets: labels, series, source, currency,
   };
 }

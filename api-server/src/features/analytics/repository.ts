@@ -12,6 +12,7 @@
  */
 import { OTHER_SENTINEL, type ResolvedRange } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
+import { singleCurrency } from './currency.ts';
 import { DIMENSION_COLUMNS, Params, dayBucket, hourBucket, type RowDimension } from './sql.ts';
 
 /** Today in a time zone, as Postgres sees it (the app's calendar). */
@@ -204,4 +205,23 @@ export async function eventProperties(db: Queryable, appId: string, event: strin
     [appId, event, bounds.from, bounds.to, limits.sample, limits.properties, limits.values],
   );
   return rows;
+}
+
+/**
+ * Per event name, the currency of its revenue events between two instants (at most two distinct
+ * values are read per name: enough to tell one from several; currency.ts says why). Only the names given are read, so
+ * callers pass the names whose revenue is not zero; the others have no currency.
+ */
+export async function revenueCurrencies(db: Queryable, appId: string, names: readonly string[], bounds: UtcBounds): Promise<Map<string, string | null>> {
+  if (names.length === 0) return new Map();
+  const { rows } = await db.query<{ name: string; currencies: (string | null)[] }>(
+    `SELECT n.name, ARRAY(
+       SELECT DISTINCT rtrim(e.currency) FROM events e
+        WHERE e.app_id = $1 AND e.name = n.name AND e.event_time >= $2 AND e.event_time < $3 AND e.revenue <> 0
+        LIMIT 2
+     ) AS currencies
+       FROM unnest($4::text[]) AS n(name)`,
+    [appId, bounds.from, bounds.to, [...names]],
+  );
+  return new Map(rows.map((r) => [r.name, singleCurrency(r.currencies)]));
 }

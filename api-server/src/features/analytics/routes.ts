@@ -10,7 +10,7 @@ import { parseWith } from '../../http/validate.ts';
 import { builtInDefinitions, customEvents, definitionsByName, eventKnown, updateDefinition } from './catalogue.ts';
 import { explore } from './explore.ts';
 import { previousPeriod, resolveRange } from './range.ts';
-import { eventProperties, eventTotals, peopleByEvent, todayIn, utcBounds, type PropertyRow } from './repository.ts';
+import { eventProperties, eventTotals, peopleByEvent, revenueCurrencies, todayIn, utcBounds, type PropertyRow } from './repository.ts';
 
 type App = { id: string; timezone: string };
 type RangeInput = { startDay?: string | undefined; endDay?: string | undefined; timeGroup: TimeGroup };
@@ -41,16 +41,20 @@ export function analyticsRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'listEvents', async ({ app, query }) => {
     const range = await rangeOf(app, query);
     const previous = previousPeriod(range);
-    const [totals, people, definitions] = await Promise.all([
-      eventTotals(db, app.id, range, previous.startDay),
-      query.people ? utcBounds(db, range.startDay, range.endDay, app.timezone).then((bounds) => peopleByEvent(db, app.id, bounds)) : null,
+    const bounds = utcBounds(db, range.startDay, range.endDay, app.timezone);
+    const totals = eventTotals(db, app.id, range, previous.startDay);
+    const [totalsRows, people, definitions, currencies] = await Promise.all([
+      totals,
+      query.people ? bounds.then((b) => peopleByEvent(db, app.id, b)) : null,
       definitionsByName(db, app.id),
+      Promise.all([totals, bounds]).then(([rows, b]) => revenueCurrencies(db, app.id, rows.filter((r) => r.revenue !== 0).map((r) => r.name), b)),
     ]);
-    const events = totals.map((t): EventSummary => {
+    const events = totalsRows.map((t): EventSummary => {
       const definition = definitions.get(t.name);
       return {
         name: t.name, builtIn: isBuiltInEvent(t.name), label: definition?.label ?? null, hidden: definition?.hidden ?? false,
-        events: t.events, people: people ? (people.get(t.name) ?? 0) : null, revenue: t.revenue, previousEvents: t.previousEvents,
+        events: t.events, people: people ? (people.get(t.name) ?? 0) : null, revenue: t.revenue, currency: currencies.get(t.name) ?? null,
+        previousEvents: t.previousEvents,
       };
     });
     events.sort((a, b) => b.events - a.events || a.name.localeCompare(b.name));

@@ -15,10 +15,11 @@
  * (`nameAttributesSql`), so a list never ships or parses anyone's whole attributes.
  */
 import {
-  NAME_ATTRIBUTE_KEYS, PEOPLE_LIMITS, maskPushToken, personName, type PeopleMatch, type PersonDevice, type PersonEventName, type PersonMessage,
+  NAME_ATTRIBUTE_KEYS, PEOPLE_LIMITS, builtInEventName, maskPushToken, personName, type PeopleMatch, type PersonDevice, type PersonEventName, type PersonMessage,
   type PersonProfile, type PersonSummary, type PersonSummaryCounts, type PersonTag, type TimelineEvent,
 } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
+import { singleCurrency } from '../analytics/currency.ts';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -145,7 +146,7 @@ interface ProfileRow {
   os_version: string | null; ip: string | null; carrier: string | null; app_version: string | null; sdk_version: string | null;
   install_at: Date | null; uninstall_at: Date | null; registered_at: Date | null; first_login_at: Date | null;
   last_login_at: Date | null; last_session_at: Date | null; first_purchase_at: Date | null; last_purchase_at: Date | null;
-  conversions: number; revenue: number; latitude: number | null; longitude: number | null; country: string | null;
+  conversions: number; revenue: number; revenue_currencies: (string | null)[]; latitude: number | null; longitude: number | null; country: string | null;
   state: string | null; city: string | null; inactive: boolean; referrer_id: string | null; from_campaign: string | null;
   from_source: string | null; birthday: string | null; attributes: Record<string, unknown>; created_at: Date; updated_at: Date;
 }
@@ -155,9 +156,12 @@ export async function findProfile(db: Queryable, appId: string, id: string): Pro
     `SELECT id::text, customer_id, email, device_id, os, os_version, host(ip) AS ip, carrier, app_version, sdk_version,
             install_at, uninstall_at, registered_at, first_login_at, last_login_at, last_session_at, first_purchase_at,
             last_purchase_at, conversions, revenue::float8 AS revenue, latitude, longitude, country, state, city, inactive,
-            referrer_id, from_campaign, from_source, to_char(birthday, 'YYYY-MM-DD') AS birthday, attributes, created_at, updated_at
+            referrer_id, from_campaign, from_source, to_char(birthday, 'YYYY-MM-DD') AS birthday, attributes, created_at, updated_at,
+            ARRAY(SELECT DISTINCT rtrim(e.currency) FROM events e
+                   WHERE e.app_id = $1 AND e.person_id = people.id AND e.name = $3 AND e.revenue <> 0 LIMIT 2) AS revenue_currencies
        FROM people WHERE app_id = $1 AND id = $2`,
-    [appId, id],
+    // The profile's revenue adds up the person's transactions (ingestion): their currency is its currency.
+    [appId, id, builtInEventName('transaction')],
   );
   const r = rows[0];
   if (!r) return null;
@@ -166,7 +170,8 @@ export async function findProfile(db: Queryable, appId: string, id: string): Pro
     carrier: r.carrier, appVersion: r.app_version, sdkVersion: r.sdk_version, installAt: iso(r.install_at),
     uninstallAt: iso(r.uninstall_at), registeredAt: iso(r.registered_at), firstLoginAt: iso(r.first_login_at),
     lastLoginAt: iso(r.last_login_at), lastSessionAt: iso(r.last_session_at), firstPurchaseAt: iso(r.first_purchase_at),
-    lastPurchaseAt: iso(r.last_purchase_at), conversions: r.conversions, revenue: r.revenue, latitude: r.latitude,
+    lastPurchaseAt: iso(r.last_purchase_at), conversions: r.conversions, revenue: r.revenue,
+    revenueCurrency: singleCurrency(r.revenue_currencies), latitude: r.latitude,
     longitude: r.longitude, country: r.country, state: r.state, city: r.city, inactive: r.inactive, referrerId: r.referrer_id,
     fromCampaign: r.from_campaign, fromSource: r.from_source, birthday: r.birthday, attributes: r.attributes,
     createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),

@@ -9,6 +9,7 @@ import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useT } from '../../i18n/useT.ts';
 import type { EventRow, Sort, SortColumn } from './eventRows.ts';
+import { formatMoney } from '../../ui/money.ts';
 import { formatVariation, metricFormatter, truncateLabel } from './labels.ts';
 
 const ROW_HEIGHT = 52;
@@ -64,7 +65,6 @@ export function EventsTable({ rows, sort, onSort, selected, onSelect, previousRa
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const count = metricFormatter(lang, 'events');
-  const money = metricFormatter(lang, 'revenue');
   const onKey = (name: string) => (event: KeyboardEvent) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
@@ -123,7 +123,7 @@ export function EventsTable({ rows, sort, onSort, selected, onSelect, previousRa
                   </Table.Td>
                   <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{count(row.events)}</Table.Td>
                   <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{row.people === null ? <Skeleton h={12} w={40} ml="auto" aria-label={t('common.loading')} /> : count(row.people)}</Table.Td>
-                  <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{row.revenue ? money(row.revenue) : <Text span size="sm" c="dimmed">{t('analytics.noValue')}</Text>}</Table.Td>
+                  <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{row.revenue ? formatMoney(lang, row.revenue, row.currency) : <Text span size="sm" c="dimmed">{t('analytics.noValue')}</Text>}</Table.Td>
                   <Table.Td ta="right"><Change row={row} /></Table.Td>
                 </Table.Tr>
               );

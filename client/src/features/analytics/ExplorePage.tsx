@@ -1,9 +1,11 @@
 /**
  * /behavior/explore: one metric of one event over the shell's date range, by time group, with an
  * optional breakdown and previous-period comparison; a chart and the same figures as a table that
- * exports to CSV. The query lives in the URL (exploreState.ts); answers are cached per app and query.
+ * exports to CSV. The query lives in the URL (exploreState.ts), next to the shell's range parameters,
+ * which every change keeps; answers are cached per app and query. Opened without an event, it
+ * picks the app's most frequent event of the range (listEvents, the rollup's fast answer).
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { IconChartLine, IconDownload, IconMoodEmpty } from '@tabler/icons-react';
@@ -14,6 +16,7 @@ import type { z } from 'zod';
 import { useT } from '../../i18n/useT.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { useDateRange } from '../../state/dateRangeStore.ts';
+import { keepRangeParams } from '../../state/dateRangeUrl.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
@@ -22,7 +25,9 @@ import { downloadCsv } from './csv.ts';
 import { ExploreChart } from './ExploreChart.tsx';
 import { ExploreControls } from './ExploreControls.tsx';
 import { ExploreResultTable } from './ExploreResultTable.tsx';
-import { CHART_TYPES, exploreQuery, readExploreState, writeExploreState, type ChartType, type ExploreState } from './exploreState.ts';
+import {
+  CHART_TYPES, exploreQuery, mostFrequentEvent, readExploreState, writeExploreState, type ChartType, type ExploreState,
+} from './exploreState.ts';
 import { buildExploreTable, tableRows } from './exploreTable.ts';
 import { eventLabel, metricFormatter, seriesLabel, truncateLabel } from './labels.ts';
 import { Refreshing } from './Refreshing.tsx';
@@ -43,7 +48,18 @@ function Explore({ app }: { app: MetaApp }) {
   const catalogue = useApiQuery('listEventDefinitions', { params: { appId: app.id }, scope: 'app' });
   const query = exploreQuery(state, range);
   const result = useKeptQuery(useAppRangeQuery('explore', app.id, query ?? {}, query !== null));
-  const update = (change: Partial<ExploreState>) => setParams(writeExploreState({ ...state, ...change }), { replace: true });
+  const update = (change: Partial<ExploreState>) =>
+    setParams((current) => keepRangeParams(writeExploreState({ ...readExploreState(current), ...change }), current), { replace: true });
+  // No event chosen: the app's most frequent one over the range, written into the URL once known.
+  const frequent = useAppRangeQuery('listEvents', app.id, { startDay: range.startDay, endDay: range.endDay, people: false }, state.event === null);
+  const opening = state.event === null && frequent.data ? mostFrequentEvent(frequent.data.events) : null;
+  useEffect(() => {
+    if (!opening) return;
+    setParams((current) => {
+      const now = readExploreState(current);
+      return keepRangeParams(writeExploreState({ ...now, event: now.event ?? opening }), current);
+    }, { replace: true });
+  }, [opening, setParams]);
   const custom = catalogue.data?.custom ?? [];
   const titleOf = (event: string) => eventLabel(t, event, custom.find((d) => d.name === event)?.label);
 
@@ -55,9 +71,13 @@ function Explore({ app }: { app: MetaApp }) {
           {({ builtIn }) => <ExploreControls appId={app.id} state={state} onChange={update} custom={custom} builtIn={builtIn} />}
         </DataState>
         {query === null ? (
-          <Paper withBorder>
-            <EmptyBlock icon={<IconChartLine size={28} />} title={t('explore.chooseTitle')} description={t('explore.chooseBody')} />
-          </Paper>
+          state.event === null && frequent.data === undefined ? (
+            <DataState query={frequent} rows={6}>{() => null}</DataState>
+          ) : (
+            <Paper withBorder>
+              <EmptyBlock icon={<IconChartLine size={28} />} title={t('explore.chooseTitle')} description={t('explore.chooseBody')} />
+            </Paper>
+          )
         ) : (
           <DataState query={result} rows={6}>
             {(answer) => (
@@ -82,7 +102,7 @@ function ExploreResult({ answer, title, chart, timezone, refreshing, onChart }: 
   answer: Answer; title: string; chart: ChartType; timezone: string; refreshing: boolean; onChart: (c: ChartType) => void;
 }) {
   const { t, lang } = useT();
-  const format = metricFormatter(lang, answer.metric);
+  const format = metricFormatter(lang, answer.metric, answer.currency);
   const metricName = t(`explore.metrics.${answer.metric}`);
   const names = answer.series.map((s) => truncateLabel(seriesLabel(t, s.key, metricName)));
   const previousName = (name: string) => t('analytics.previous', { name });

@@ -3,7 +3,7 @@ import type { EventSummary } from '@gd/shared/schemas/behaviour';
 import { DEFAULT_SORT, filterRows, nextSort, sortRows, toRows } from './eventRows.ts';
 
 const event = (name: string, over: Partial<EventSummary> = {}): EventSummary => ({
-  name, builtIn: false, label: null, hidden: false, events: 0, people: 0, revenue: 0, previousEvents: 0, ...over,
+  name, builtIn: false, label: null, hidden: false, events: 0, people: 0, revenue: 0, currency: null, previousEvents: 0, ...over,
 });
 const rows = toRows([
   event('purchase', { label: 'Purchase', events: 10, previousEvents: 20, people: 4 }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExploreQuery } from '@gd/shared/schemas/behaviour';
-import { DEFAULT_STATE, exploreQuery, readExploreState, writeExploreState } from './exploreState.ts';
+import { DEFAULT_STATE, exploreQuery, mostFrequentEvent, readExploreState, writeExploreState } from './exploreState.ts';
 
 const range = { startDay: '2026-03-01', endDay: '2026-03-07', timeGroup: 'day' as const };
 
@@ -23,5 +23,20 @@ describe('explore state in the URL', () => {
     const query = exploreQuery({ ...DEFAULT_STATE, event: 'buy', breakdown: 'country' }, range);
     expect(query).toEqual({ event: 'buy', metric: 'events', startDay: '2026-03-01', endDay: '2026-03-07', timeGroup: 'day', compare: false, breakdown: 'country' });
     expect(ExploreQuery.safeParse(query).success).toBe(true);
+  });
+});
+
+describe('the event explore opens on', () => {
+  const e = (name: string, events: number, hidden = false) => ({ name, events, hidden });
+
+  it('is the one with the most events in the range, ties by name', () => {
+    expect(mostFrequentEvent([e('view', 40), e('purchase', 90), e('gd_start_session', 60)])).toBe('purchase');
+    expect(mostFrequentEvent([e('zoom', 5), e('add', 5)])).toBe('add');
+  });
+
+  it('leaves hidden events and events with none in the range out', () => {
+    expect(mostFrequentEvent([e('debug_ping', 500, true), e('view', 3)])).toBe('view');
+    expect(mostFrequentEvent([e('old', 0), e('debug_ping', 9, true)])).toBeNull();
+    expect(mostFrequentEvent([])).toBeNull();
   });
 });

@@ -2,9 +2,11 @@
  * The explore query as the page keeps it: in the URL (?event=&metric=&breakdown=&property=&compare=
  * &chart=), so a view can be bookmarked, shared and reopened; the range and time group come from the
  * shell's date range. Unknown values in a URL fall back to the defaults instead of failing.
+ * Without an event in the URL the page opens on the app's most frequent event of the range
+ * (`mostFrequentEvent`, from the events list) and writes it into the URL.
  */
 import type { DateRange } from '@gd/shared/dateRange';
-import { ExploreBreakdown, ExploreMetric } from '@gd/shared/schemas/behaviour';
+import { ExploreBreakdown, ExploreMetric, type EventSummary } from '@gd/shared/schemas/behaviour';
 
 export const CHART_TYPES = ['lines', 'bars'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
@@ -57,4 +59,17 @@ export function exploreQuery(state: ExploreState, range: DateRange): Record<stri
     ...(state.breakdown ? { breakdown: state.breakdown } : {}),
     ...(state.breakdown === 'property' && state.property ? { property: state.property } : {}),
   };
+}
+
+/**
+ * The event explore opens on: the one with the most events in the range among those the event
+ * picker lists (hidden custom events left out), ties by name; null when nothing happened.
+ */
+export function mostFrequentEvent(events: readonly Pick<EventSummary, 'name' | 'events' | 'hidden'>[]): string | null {
+  let best: Pick<EventSummary, 'name' | 'events'> | null = null;
+  for (const e of events) {
+    if (e.hidden || e.events <= 0) continue;
+    if (!best || e.events > best.events || (e.events === best.events && e.name < best.name)) best = e;
+  }
+  return best?.name ?? null;
 }

@@ -32,6 +32,9 @@ describe('numbers', () => {
   it('formats per metric and language', () => {
     expect(metricFormatter('en', 'revenue')(1234.5)).toBe('1,234.50');
     expect(metricFormatter('es', 'revenue')(1234.5)).toBe('1234,50');
+    expect(metricFormatter('en', 'revenue', 'EUR')(1234.5)).toBe('€1,234.50');
+    expect(metricFormatter('es', 'revenue', 'EUR')(1234.5).replace(/\s/g, ' ')).toBe('1234,50 €');
+    expect(metricFormatter('en', 'events', 'EUR')(1234.5)).toBe('1,235');
     expect(metricFormatter('en', 'eventsPerPerson')(1.3333)).toBe('1.33');
   });
 

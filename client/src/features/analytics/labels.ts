@@ -8,6 +8,7 @@ import { EMPTY_SENTINEL, OTHER_SENTINEL, SCREEN_EVENT, builtInEventKey } from '@
 import { localeFor, truncateLabel, type Language } from '@gd/shared/language';
 import type { ExploreMetric } from '@gd/shared/schemas/behaviour';
 import type { TFunction } from '../../i18n/keys.ts';
+import { moneyFormatter } from '../../ui/money.ts';
 
 export { truncateLabel };
 
@@ -26,12 +27,14 @@ export function seriesLabel(t: TFunction, key: string | null, whole: string): st
   return key;
 }
 
-/** Number formatting per metric: counts as integers, revenue with cents, ratios with two decimals. */
-export function metricFormatter(lang: Language, metric: ExploreMetric): (n: number) => string {
+/**
+ * Number formatting per metric: counts as integers, revenue with cents (in `currency` when the
+ * answer names one: ui/money.ts), ratios with two decimals.
+ */
+export function metricFormatter(lang: Language, metric: ExploreMetric, currency: string | null = null): (n: number) => string {
+  if (metric === 'revenue') return moneyFormatter(lang, currency);
   const options: Intl.NumberFormatOptions =
-    metric === 'revenue' ? { minimumFractionDigits: 2, maximumFractionDigits: 2 }
-      : metric === 'eventsPerPerson' ? { maximumFractionDigits: 2 }
-        : { maximumFractionDigits: 0 };
+    metric === 'eventsPerPerson' ? { maximumFractionDigits: 2 } : { maximumFractionDigits: 0 };
   const format = new Intl.NumberFormat(localeFor(lang), options);
   return (n) => format.format(n);
 }

@@ -255,7 +255,8 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         onRestore={overwritten.restore}
         onDismiss={overwritten.dismiss}
       />
-      <Group gap="sm" align="stretch" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
+      {/* On phones the inspector goes under the canvas (app/global.css). */}
+      <Group gap="sm" align="stretch" wrap="nowrap" style={{ flex: 1, minHeight: 0 }} className="gd-journey-body">
         <Stack gap="sm" style={{ flex: 1, minWidth: 0, minHeight: 0 }}>
           <Paper withBorder radius="md" style={{ flex: 1, minHeight: 0, overflow: 'hidden', position: 'relative' }} data-testid="journey-canvas">
             <JourneyCanvas
@@ -320,7 +321,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
             )}
           </Paper>
         </Stack>
-        <Paper withBorder radius="md" w={INSPECTOR_WIDTH} style={{ flexShrink: 0, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <Paper withBorder radius="md" w={INSPECTOR_WIDTH} style={{ flexShrink: 0, minHeight: 0, display: 'flex', flexDirection: 'column' }} className="gd-journey-inspector">
           {selectedStep ? (
             <ScrollArea style={{ flex: 1 }} type="auto" p="md">
               <StepInspector

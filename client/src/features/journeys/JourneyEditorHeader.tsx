@@ -93,7 +93,7 @@ export function EditorHeader(props: HeaderProps) {
 
   return (
     <Paper withBorder radius="md" px="md" py="xs">
-      <Group justify="space-between" wrap="nowrap" gap="md">
+      <Group justify="space-between" wrap="nowrap" gap="md" className="gd-journey-header">
         <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
           <Tooltip label={t('journeys.editor.back')} withArrow>
             <ActionIcon component={Link} to={backHref} variant="subtle" color="gray" size="lg" aria-label={t('journeys.editor.back')}>

@@ -30,7 +30,7 @@ function groups(p: Person, zone: string, lang: Language, t: TFunction): { title:
         f('installAt', at(p.installAt)), f('uninstallAt', at(p.uninstallAt)), f('registeredAt', at(p.registeredAt)),
         f('firstLoginAt', at(p.firstLoginAt)), f('lastLoginAt', at(p.lastLoginAt)), f('lastSessionAt', at(p.lastSessionAt)),
         f('firstPurchaseAt', at(p.firstPurchaseAt)), f('lastPurchaseAt', at(p.lastPurchaseAt)),
-        f('conversions', formatNumber(p.conversions, lang)), f('revenue', formatMoney(p.revenue, null, lang)),
+        f('conversions', formatNumber(p.conversions, lang)), f('revenue', formatMoney(p.revenue, p.revenueCurrency, lang)),
       ],
     },
     {

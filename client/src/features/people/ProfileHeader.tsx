@@ -76,7 +76,7 @@ export function ProfileHeader({ detail, zone }: { detail: PersonDetailAnswer; zo
           <KeyFact label={t('people.profile.facts.lastSeen')} value={summary.lastSeenAt ? fromNow(summary.lastSeenAt, lang) : none} hint={formatAt(summary.lastSeenAt, zone, lang, 'dateTimeSeconds')} />
           <KeyFact label={t('people.profile.facts.events')} value={formatNumber(summary.events, lang)} />
           <KeyFact label={t('people.profile.facts.sessions')} value={formatNumber(summary.sessions, lang)} />
-          <KeyFact label={t('people.profile.facts.revenue')} value={formatMoney(person.revenue, null, lang)} />
+          <KeyFact label={t('people.profile.facts.revenue')} value={formatMoney(person.revenue, person.revenueCurrency, lang)} />
           <KeyFact label={t('people.profile.facts.conversions')} value={formatNumber(person.conversions, lang)} />
         </SimpleGrid>
       </Box>

@@ -18,6 +18,7 @@ import 'dayjs/locale/en';
 import 'dayjs/locale/es';
 import { SCREEN_EVENT, builtInEventKey } from '@gd/shared/behaviour/events';
 import { localeFor, type Language } from '@gd/shared/language';
+import { formatMoney as formatMoneyIn } from '../../ui/money.ts';
 import { personName } from '@gd/shared/people/name';
 import type { TFunction } from '../../i18n/keys.ts';
 import { emailInitials, initials } from '../../ui/initials.ts';
@@ -113,13 +114,9 @@ export function eventLabel(name: string, t: TFunction): string {
   return name === SCREEN_EVENT ? t('people.timeline.screenView') : name;
 }
 
-/** Money with its currency when known, in the user's language. */
+/** Money with its currency when known, in the user's language (ui/money.ts). */
 export function formatMoney(amount: number, currency: string | null, lang: Language): string {
-  const locale = localeFor(lang);
-  if (currency && /^[A-Z]{3}$/.test(currency)) {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
-  }
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  return formatMoneyIn(lang, amount, currency);
 }
 
 export function formatNumber(n: number, lang: Language): string {

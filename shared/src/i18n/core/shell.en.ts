@@ -141,6 +141,8 @@ export const shellEn = {
     logout: 'Log out',
     skipToContent: 'Skip to content',
     build: 'Web {{client}} · API {{api}}',
+    openNavigation: 'Open navigation',
+    closeNavigation: 'Close navigation',
   },
   dateRange: {
     label: 'Date range',

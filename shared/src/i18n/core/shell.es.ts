@@ -143,6 +143,8 @@ export const shellEs: Widen<typeof shellEn> = {
     logout: 'Cerrar sesión',
     skipToContent: 'Saltar al contenido',
     build: 'Web {{client}} · API {{api}}',
+    openNavigation: 'Abrir la navegación',
+    closeNavigation: 'Cerrar la navegación',
   },
   dateRange: {
     label: 'Rango de fechas',
