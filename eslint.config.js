@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { gdPlugin } from './scripts/eslint/clientLayers.js';
 
 /**
  * Outgoing connections from the API (api-server/CONTEXT.md "Outgoing connections"): only the net
@@ -48,8 +49,8 @@ export default tseslint.config(
   },
   {
     files: ['client/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    plugins: { 'react-hooks': reactHooks, gd: gdPlugin },
+    rules: { ...reactHooks.configs.recommended.rules, 'gd/client-layers': 'error' },
   },
   {
     files: ['api-server/src/**/*.ts'],

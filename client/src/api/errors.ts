@@ -26,4 +26,6 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+/** The server could not be reached at all (offline, DNS, refused): kept copies stand in. */
+export const isNetworkError = (error: unknown): boolean => error instanceof ApiError && error.code === 'network';
 export const isAbort = (e: unknown): boolean => e instanceof DOMException && e.name === 'AbortError';

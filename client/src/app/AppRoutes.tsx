@@ -22,7 +22,7 @@ const InfoPage = lazy(() => import('../features/auth/InfoPage.tsx'));
 const Shell = lazy(() => import('../shell/Shell.tsx'));
 const RouteScreen = lazy(() => import('../shell/RouteScreen.tsx'));
 const HomePage = lazy(() => import('../features/home/HomePage.tsx'));
-const NotFoundPage = lazy(() => import('../features/common/NotFoundPage.tsx'));
+const NotFoundPage = lazy(() => import('../shell/NotFoundPage.tsx'));
 
 export function AppRoutes() {
   return (

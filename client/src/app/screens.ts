@@ -26,5 +26,5 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/behavior/explore': lazy(() => import('../features/analytics/ExplorePage.tsx')),
   '/manage/events': lazy(() => import('../features/analytics/ManageEventsPage.tsx')),
   '/behavior/people': lazy(() => import('../features/people/PeoplePage.tsx')),
-  '/behavior/audiences': lazy(() => import('../features/audiences/AudiencesPage.tsx')),
+  '/behavior/audiences': lazy(() => import('../features/segments/AudiencesPage.tsx')),
 };

@@ -1,8 +1,8 @@
 /** One route of shared ROUTES: "no access" when its route key is disallowed, its screen when built, else "coming soon". */
 import { routeKey, type RouteDef } from '@gd/shared/routes';
 import { SCREENS } from '../app/screens.ts';
-import { ComingSoonPage } from '../features/common/ComingSoonPage.tsx';
-import { NoAccessPage } from '../features/common/NoAccessPage.tsx';
+import { ComingSoonPage } from './ComingSoonPage.tsx';
+import { NoAccessPage } from './NoAccessPage.tsx';
 import { usePermissions } from '../session/permissions.ts';
 import { scopeOfRoute } from '../session/scope.ts';
 

@@ -6,7 +6,7 @@ import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
 import { FormError } from '../../ui/FormError.tsx';
 import { splitFailure } from '../../ui/forms.ts';
-import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from './AppForm.tsx';
+import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from '../../entities/app/AppForm.tsx';
 
 /** Create an app, or edit one (`app` given). */
 export function AppDialog({ app, onClose, onSaved }: { app?: App; onClose: () => void; onSaved: (app: App) => void }) {

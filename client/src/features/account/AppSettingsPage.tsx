@@ -19,8 +19,8 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { splitFailure } from '../../ui/forms.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { groupLabel, groupPermissions, permissionLabel } from '../../ui/permissionLabels.ts';
-import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from './AppForm.tsx';
-import { AppScreen } from './AppScreen.tsx';
+import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from '../../entities/app/AppForm.tsx';
+import { AppScreen } from '../../shell/AppScreen.tsx';
 
 export default function AppSettingsPage() {
   const { t } = useT();

@@ -19,7 +19,7 @@ import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
-import { AppScreen } from './AppScreen.tsx';
+import { AppScreen } from '../../shell/AppScreen.tsx';
 import { deviceFailure, validateDevice } from './deviceForm.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; device: TestDevice } | null;

@@ -16,7 +16,7 @@ import { useDateRange } from '../../state/dateRangeStore.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { AppScreen } from '../account/AppScreen.tsx';
+import { AppScreen } from '../../shell/AppScreen.tsx';
 import { EventDetail } from './EventDetail.tsx';
 import { EventsTable } from './EventsTable.tsx';
 import { DEFAULT_SORT, filterRows, nextSort, sortRows, toRows, type Sort } from './eventRows.ts';

@@ -20,7 +20,7 @@ import { keepRangeParams } from '../../state/dateRangeUrl.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { AppScreen } from '../account/AppScreen.tsx';
+import { AppScreen } from '../../shell/AppScreen.tsx';
 import { downloadCsv } from './csv.ts';
 import { ExploreChart } from './ExploreChart.tsx';
 import { ExploreControls } from './ExploreControls.tsx';

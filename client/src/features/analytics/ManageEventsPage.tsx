@@ -17,7 +17,7 @@ import { ListTable } from '../../ui/ListTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
-import { AppScreen } from '../account/AppScreen.tsx';
+import { AppScreen } from '../../shell/AppScreen.tsx';
 import { CustomEventRow } from './CustomEventRow.tsx';
 import { eventLabel } from './labels.ts';
 

@@ -15,8 +15,8 @@ import { useApiQuery } from '../../state/useApiQuery.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { ListSkeleton } from '../../ui/Loading.tsx';
 import { ErrorBlock } from '../../ui/States.tsx';
-import { errorNameText } from '../audiences/AudienceStatus.tsx';
-import { violationText } from '../journeys/problems/violationText.ts';
+import { errorNameText } from '../../entities/audience/AudienceStatus.tsx';
+import { violationText } from '../../entities/journey/violationText.ts';
 
 interface Shown { icon: ReactNode; color: string; title: string; detail: string; action: string; to: string }
 

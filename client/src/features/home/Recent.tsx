@@ -13,8 +13,8 @@ import { useApiQuery, type QueryResult } from '../../state/useApiQuery.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { ListSkeleton } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
-import { AudienceStatusBadge } from '../audiences/AudienceStatus.tsx';
-import { JourneyStatusBadge } from '../journeys/JourneyStatus.tsx';
+import { AudienceStatusBadge } from '../../entities/audience/AudienceStatus.tsx';
+import { JourneyStatusBadge } from '../../entities/journey/JourneyStatus.tsx';
 
 export const RECENT_COUNT = 5;
 

@@ -9,7 +9,7 @@ import { hasKey } from '../../i18n/i18n.ts';
 import type { TKey } from '../../i18n/keys.ts';
 import { useT } from '../../i18n/useT.ts';
 import { GatedIcon } from '../../ui/Gated.tsx';
-import { CreatedCell } from './CreatedCell.tsx';
+import { CreatedCell } from '../../ui/CreatedCell.tsx';
 import { formatBytes, taskProgress, type TaskProgress } from './progress.ts';
 
 /** Badges keep their whole label when the table is narrow (it scrolls instead). */

@@ -27,7 +27,8 @@ import { StepInspector } from './inspector/StepInspector.tsx';
 import { EditorHeader } from './JourneyEditorHeader.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { JOURNEY_UNDO_ROOTS, useJourneyDoc } from './useJourneyDoc.ts';
-import { isNetworkError, useJourney } from './useJourneys.ts';
+import { isNetworkError } from '../../api/errors.ts';
+import { useJourney } from './useJourneys.ts';
 import { DocNotices } from '../../sync/DocNotices.tsx';
 import { restoreJourney } from '@gd/shared/docs/restore';
 import { revertKeepingStepsConnected } from '@gd/shared/docs/structuralUndo';
@@ -41,7 +42,7 @@ import { RemovedStepNotice } from './RemovedStepNotice.tsx';
 import { useRemovedWhileOpen } from './useRemovedWhileOpen.ts';
 import type { JourneyStep } from '@gd/shared/journey/model';
 import { referenceViolations } from '@gd/shared/journey/references';
-import { useSegmentOptions } from '../segments/useSegmentOptions.ts';
+import { useSegmentOptions } from '../../entities/segment/useSegmentOptions.ts';
 
 const INSPECTOR_WIDTH = 340;
 

@@ -23,7 +23,7 @@ import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { errorText } from '../../ui/errorText.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
-import { JourneyStatusBadge } from './JourneyStatus.tsx';
+import { JourneyStatusBadge } from '../../entities/journey/JourneyStatus.tsx';
 import { launchViolations } from './launchProblems.ts';
 import { LaunchReview } from './LaunchReview.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';

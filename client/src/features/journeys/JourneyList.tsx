@@ -22,7 +22,7 @@ import { notifySuccess } from '../../ui/notify.ts';
 import { NameDialog } from '../../ui/NameDialog.tsx';
 import { NAME_CELL_STYLE, NameLink } from '../../ui/NameLink.tsx';
 import { NAME_MAX } from '@gd/shared/schemas/common';
-import { JourneyStatusBadge, JourneyVersion } from './JourneyStatus.tsx';
+import { JourneyStatusBadge, JourneyVersion } from '../../entities/journey/JourneyStatus.tsx';
 import { useJourneys, type CampaignScope, type OwnershipFilter } from './useJourneys.ts';
 
 type Dialog = { kind: 'new' } | { kind: 'rename' | 'clone' | 'delete'; journey: JourneySummary } | null;

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { z } from 'zod';
 import { JourneySummary } from '@gd/shared/schemas/journeys';
 import type { CampaignScope as Scope, OwnershipFilter as Owner } from '@gd/shared/enums';
-import { ApiError } from '../../api/errors.ts';
+import { isNetworkError } from '../../api/errors.ts';
 import { useSession } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { useKeptCopy } from '../../sync/useKeptCopy.ts';
@@ -28,7 +28,6 @@ type CampaignScope = (typeof Scope.options)[number];
 export type { OwnershipFilter, CampaignScope };
 
 const listKey = (appId: string, owner: OwnershipFilter, scope: CampaignScope) => `journeys:${appId}:${owner}:${scope}`;
-export const isNetworkError = (error: unknown): boolean => error instanceof ApiError && error.code === 'network';
 
 export function useJourneys(owner: OwnershipFilter, scope: CampaignScope): JourneyList {
   const appId = useSession((s) => s.currentAppId);

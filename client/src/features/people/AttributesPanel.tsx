@@ -6,7 +6,7 @@ import type { peopleEn } from '@gd/shared/i18n/people/en';
 import type { TFunction } from '../../i18n/keys.ts';
 import { useT } from '../../i18n/useT.ts';
 import { FactList, type Fact } from './FactList.tsx';
-import { formatAt, formatDay, formatMoney, formatNumber, propertyText } from './format.ts';
+import { formatAt, formatDay, formatMoney, formatNumber, propertyText } from '../../entities/person/format.ts';
 import type { PersonDetailAnswer } from './types.ts';
 
 type Person = PersonDetailAnswer['person'];

@@ -7,7 +7,7 @@ import { IconDeviceMobile } from '@tabler/icons-react';
 import type { PersonDevice } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
 import { FactList } from './FactList.tsx';
-import { formatAt, fromNow } from './format.ts';
+import { formatAt, fromNow } from '../../entities/person/format.ts';
 
 function PushBadge({ enabled }: { enabled: boolean | null }) {
   const { t } = useT();

@@ -4,7 +4,7 @@ import { IconMessage } from '@tabler/icons-react';
 import type { PersonMessage } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
 import { EmptyBlock } from '../../ui/States.tsx';
-import { formatAt, formatNumber } from './format.ts';
+import { formatAt, formatNumber } from '../../entities/person/format.ts';
 
 const CHANNEL_COLOR: Record<PersonMessage['channel'], string> = { push: 'brand', inapp: 'grape', email: 'teal', native: 'orange' };
 

@@ -11,7 +11,7 @@ import type { MetaApp } from '@gd/shared/schemas/account';
 import { PersonId } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { AppScreen } from '../account/AppScreen.tsx';
+import { AppScreen } from '../../shell/AppScreen.tsx';
 import { PersonView, SelectPersonPrompt } from './PersonView.tsx';
 import { SearchPanel } from './SearchPanel.tsx';
 import { PROFILE_TABS, type ProfileTab } from './tabs.ts';

@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { Avatar, Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { PersonSummary } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
-import { fromNow, personInitials, personRowText } from './format.ts';
+import { fromNow, personInitials, personRowText } from '../../entities/person/format.ts';
 
 export const PERSON_ROW_HEIGHT = 68;
 

@@ -3,7 +3,7 @@ import { Avatar, Badge, Box, Group, Paper, SimpleGrid, Stack, Text, Title } from
 import { IconMapPin } from '@tabler/icons-react';
 import { personName } from '@gd/shared/people/name';
 import { useT } from '../../i18n/useT.ts';
-import { formatAt, formatMoney, formatNumber, fromNow, personInitials, personTitle } from './format.ts';
+import { formatAt, formatMoney, formatNumber, fromNow, personInitials, personTitle } from '../../entities/person/format.ts';
 import type { PersonDetailAnswer } from './types.ts';
 
 function KeyFact({ label, value, hint }: { label: string; value: string; hint?: string }) {

@@ -11,7 +11,7 @@ import { useT } from '../../i18n/useT.ts';
 import { ListSkeleton } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { errorText } from '../../ui/errorText.ts';
-import { eventLabel, formatNumber } from './format.ts';
+import { eventLabel, formatNumber } from '../../entities/person/format.ts';
 import { TimelineRow } from './TimelineRow.tsx';
 import { useTimeline } from './useTimeline.ts';
 

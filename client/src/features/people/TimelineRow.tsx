@@ -6,7 +6,7 @@ import { builtInEventKey } from '@gd/shared/behaviour/events';
 import type { TimelineEvent } from '@gd/shared/schemas/people';
 import { useT } from '../../i18n/useT.ts';
 import { FactList } from './FactList.tsx';
-import { eventLabel, formatAt, formatMoney, propertyText } from './format.ts';
+import { eventLabel, formatAt, formatMoney, propertyText } from '../../entities/person/format.ts';
 
 /** Properties shown inline; the rest are behind "Show details". */
 const INLINE_PROPERTIES = 4;

@@ -8,7 +8,7 @@ import { Alert, Button, Group, Loader, Paper, ScrollArea, Stack, Text, Title } f
 import { IconAlertTriangle, IconRefresh, IconUsers } from '@tabler/icons-react';
 import { useT } from '../../i18n/useT.ts';
 import { errorText } from '../../ui/errorText.ts';
-import { formatNumber } from '../people/format.ts';
+import { formatNumber } from '../../entities/person/format.ts';
 import { SamplePeople } from './SamplePeople.tsx';
 import { estimateStanding, type Estimate } from './useEstimate.ts';
 

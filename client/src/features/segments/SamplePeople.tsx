@@ -10,7 +10,7 @@ import { Anchor, Avatar, Group, Stack, Table, Text } from '@mantine/core';
 import type { SamplePerson } from '@gd/shared/schemas/segments';
 import { useT } from '../../i18n/useT.ts';
 import { useCurrentApp } from '../../session/store.ts';
-import { formatAt, fromNow, personInitials } from '../people/format.ts';
+import { formatAt, fromNow, personInitials } from '../../entities/person/format.ts';
 
 export function SamplePeople({ people, label, testId, compact = false }: { people: readonly SamplePerson[]; label: string; testId: string; compact?: boolean }) {
   const { t, lang } = useT();

@@ -12,10 +12,10 @@ import { IconBracketsContain, IconFilterPlus, IconTrash } from '@tabler/icons-re
 import { conditionOf, type Segment, type SegmentCombinator, type SegmentGroupNode, type SegmentNode } from '@gd/shared/segment/model';
 import { useT } from '../../i18n/useT.ts';
 import type { Peer } from '../../sync/presence.ts';
-import { ConditionRow } from './ConditionRow.tsx';
-import type { RowProblem } from './problems.ts';
+import { ConditionRow } from '../../entities/segment/ConditionRow.tsx';
+import type { RowProblem } from '../../entities/segment/problems.ts';
 import type { SegmentOp } from './segmentOps.ts';
-import type { SegmentOptions } from './useSegmentOptions.ts';
+import type { SegmentOptions } from '../../entities/segment/useSegmentOptions.ts';
 
 export const MAX_DEPTH = 4;
 

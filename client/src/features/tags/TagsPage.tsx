@@ -19,7 +19,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
-import { AppScreen } from '../account/AppScreen.tsx';
+import { AppScreen } from '../../shell/AppScreen.tsx';
 import { TagDialog } from './TagDialog.tsx';
 
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; tag: Tag } | null;

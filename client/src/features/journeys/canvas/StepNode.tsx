@@ -3,7 +3,7 @@ import { memo, type CSSProperties, type ReactNode } from 'react';
 import { Handle, Position, type NodeProps, type NodeTypes } from '@xyflow/react';
 import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { useT } from '../../../i18n/useT.ts';
-import { violationText } from '../problems/violationText.ts';
+import { violationText } from '../../../entities/journey/violationText.ts';
 import { stepLabel, stepSummary } from './labels.ts';
 import { CATEGORY_COLORS, STEP_VISUALS, mantineColor } from './stepVisuals.ts';
 import type { StepFlowNode, StepNodeData } from './types.ts';

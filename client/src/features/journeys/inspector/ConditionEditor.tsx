@@ -7,8 +7,8 @@
  */
 import { Input, Stack, Text } from '@mantine/core';
 import type { Segment, SegmentCondition } from '@gd/shared/segment/model';
-import { ConditionRow } from '../../segments/ConditionRow.tsx';
-import { useSegmentOptions } from '../../segments/useSegmentOptions.ts';
+import { ConditionRow } from '../../../entities/segment/ConditionRow.tsx';
+import { useSegmentOptions } from '../../../entities/segment/useSegmentOptions.ts';
 import { useInspectorReadOnly } from './context.ts';
 import { firstCondition } from './segmentCondition.ts';
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Group, Select } from '@mantine/core';
 import { useT } from '../../../i18n/useT.ts';
 import { DURATION_UNITS, UNIT_SECONDS, splitDuration, toSeconds, type DurationUnit } from '../canvas/duration.ts';
-import { DraftNumberInput } from './draft.tsx';
+import { DraftNumberInput } from '../../../ui/draft.tsx';
 
 const isUnit = (v: string | null): v is DurationUnit => (DURATION_UNITS as readonly (string | null)[]).includes(v);
 

@@ -3,7 +3,7 @@ import { ActionIcon, Button, Group, Input, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { PostbackEntry } from '@gd/shared/journey/model';
 import { useT } from '../../../i18n/useT.ts';
-import { DraftTextInput } from './draft.tsx';
+import { DraftTextInput } from '../../../ui/draft.tsx';
 
 const MAX_ENTRIES = 100;
 

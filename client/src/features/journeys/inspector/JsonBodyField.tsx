@@ -7,7 +7,7 @@ import { Button, Group, Menu, Text, Textarea } from '@mantine/core';
 import { IconBraces, IconCheck, IconAlertTriangle } from '@tabler/icons-react';
 import { POSTBACK_TEMPLATES } from '@gd/shared/journey/postback';
 import { useT } from '../../../i18n/useT.ts';
-import { useDraft } from './draft.tsx';
+import { useDraft } from '../../../ui/draft.tsx';
 import { bodyStatus, insertAt } from './postbackBody.ts';
 
 export function JsonBodyField({ value, error, readOnly, onCommit }: { value: string; error?: string; readOnly: boolean; onCommit: (text: string) => void }) {

@@ -8,7 +8,7 @@ import { pathLabel } from '../canvas/toFlow.ts';
 import { ConditionEditor } from './ConditionEditor.tsx';
 import { EventPicker } from './Pickers.tsx';
 import { useFieldError, useFieldErrors, type Patch } from './context.ts';
-import { DraftNumberInput, DraftTextInput } from './draft.tsx';
+import { DraftNumberInput, DraftTextInput } from '../../../ui/draft.tsx';
 import { DurationField } from './DurationField.tsx';
 import { withFirstCondition } from './segmentCondition.ts';
 

@@ -8,7 +8,7 @@
 import { MultiSelect, Select, TagsInput } from '@mantine/core';
 import type { TFunction } from '../../../i18n/keys.ts';
 import { useT } from '../../../i18n/useT.ts';
-import { useSegmentOptions, type Option, type SegmentOptions } from '../../segments/useSegmentOptions.ts';
+import { useSegmentOptions, type Option, type SegmentOptions } from '../../../entities/segment/useSegmentOptions.ts';
 
 const withHeld = (t: TFunction, items: Option[], values: readonly string[]): Option[] => {
   const missing = values.filter((v) => v !== '' && !items.some((o) => o.value === v));

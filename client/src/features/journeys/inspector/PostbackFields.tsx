@@ -4,7 +4,7 @@ import { Input, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@manti
 import { PostbackAction, PostbackMethod, PostbackTarget, PostbackValueMode, type PostbackEntry, type StepOf } from '@gd/shared/journey/model';
 import { useT } from '../../../i18n/useT.ts';
 import { useFieldErrors, type Patch } from './context.ts';
-import { DraftTextInput } from './draft.tsx';
+import { DraftTextInput } from '../../../ui/draft.tsx';
 import { EntriesEditor } from './EntriesEditor.tsx';
 import { JsonBodyField } from './JsonBodyField.tsx';
 import { entriesToJson, jsonToEntries } from './postbackBody.ts';

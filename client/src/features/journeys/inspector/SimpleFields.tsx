@@ -3,7 +3,7 @@ import { Text } from '@mantine/core';
 import type { StepOf } from '@gd/shared/journey/model';
 import { useT } from '../../../i18n/useT.ts';
 import { useFieldErrors, type Patch } from './context.ts';
-import { DraftNumberInput, DraftTextInput } from './draft.tsx';
+import { DraftNumberInput, DraftTextInput } from '../../../ui/draft.tsx';
 import { DurationField } from './DurationField.tsx';
 
 type Message = StepOf<'actionMessagePush'> | StepOf<'actionMessageInApp'> | StepOf<'actionMessageEmail'>;

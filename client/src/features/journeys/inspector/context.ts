@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useRef } from 'react
 import type { JourneyStep } from '@gd/shared/journey/model';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
 import { useT } from '../../../i18n/useT.ts';
-import { violationText } from '../problems/violationText.ts';
+import { violationText } from '../../../entities/journey/violationText.ts';
 import { violationsAt, type FieldPath } from './fieldErrors.ts';
 
 export interface InspectorState {

@@ -6,7 +6,7 @@ import type { JourneyViolation } from '@gd/shared/journey/validate';
 import { useT } from '../../../i18n/useT.ts';
 import { stepLabel } from '../canvas/labels.ts';
 import { STEP_VISUALS } from '../canvas/stepVisuals.ts';
-import { groupProblems, violationText } from './violationText.ts';
+import { groupProblems, violationText } from '../../../entities/journey/violationText.ts';
 import './problems.css';
 
 export interface ProblemsPanelProps {

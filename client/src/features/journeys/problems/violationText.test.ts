@@ -7,7 +7,7 @@ import { JourneyViolationCode, type JourneyViolation } from '@gd/shared/journey/
 import { SegmentConditionCode, SegmentStructureCode } from '@gd/shared/segment/validate';
 import type { TFunction } from '../../../i18n/keys.ts';
 import { catalogueT } from '../canvas/testing.ts';
-import { groupProblems, readingOrder, violationText } from './violationText.ts';
+import { groupProblems, readingOrder, violationText } from '../../../entities/journey/violationText.ts';
 
 let t: TFunction;
 beforeAll(async () => {

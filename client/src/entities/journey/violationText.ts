@@ -5,7 +5,7 @@ import { POSTBACK_TEMPLATES } from '@gd/shared/journey/postback';
 import type { JourneyViolation, JourneyViolationCode } from '@gd/shared/journey/validate';
 import { SegmentConditionCode, SegmentStructureCode } from '@gd/shared/segment/validate';
 import type { English } from '@gd/shared/i18n/en';
-import type { TFunction, TKey } from '../../../i18n/keys.ts';
+import type { TFunction, TKey } from '../../i18n/keys.ts';
 
 /** Compile-time check: indexing fails when the catalogue lacks a message for some code. */
 export type MessageOfEveryCode = English['journeyViolation'][JourneyViolationCode];

@@ -20,11 +20,11 @@ import { GatedButton } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { notifySuccess } from '../../ui/notify.ts';
 import { NameDialog } from '../../ui/NameDialog.tsx';
-import { SegmentList, segmentHref } from '../segments/SegmentList.tsx';
+import { SegmentList, segmentHref } from './SegmentList.tsx';
 import { AudienceDetail } from './AudienceDetail.tsx';
 import { AudienceList } from './AudienceList.tsx';
 
-const SegmentEditor = lazy(() => import('../segments/SegmentEditor.tsx'));
+const SegmentEditor = lazy(() => import('./SegmentEditor.tsx'));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default function AudiencesPage() {

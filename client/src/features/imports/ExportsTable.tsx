@@ -16,11 +16,11 @@ import { GatedIcon } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
 import { notifySuccess } from '../../ui/notify.ts';
-import { CreatedCell } from '../imports/CreatedCell.tsx';
-import { formatBytes } from '../imports/progress.ts';
-import { exportDownloadUrl } from './downloadUrl.ts';
-import { ExportStatusBadge } from './ExportStatusBadge.tsx';
-import { usePolling } from './usePolling.ts';
+import { CreatedCell } from '../../ui/CreatedCell.tsx';
+import { formatBytes } from './progress.ts';
+import { exportDownloadUrl } from '../../entities/export/downloadUrl.ts';
+import { ExportStatusBadge } from '../../entities/export/ExportStatusBadge.tsx';
+import { usePolling } from '../../state/usePolling.ts';
 
 export function ExportsTable({ appId }: { appId: string }) {
   const { t } = useT();

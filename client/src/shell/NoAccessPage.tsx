@@ -3,10 +3,10 @@ import { Link } from 'react-router';
 import { Button, Paper } from '@mantine/core';
 import { IconBuildingStore, IconLock } from '@tabler/icons-react';
 import type { RouteDef } from '@gd/shared/routes';
-import { navKey } from '../../i18n/keys.ts';
-import { useT } from '../../i18n/useT.ts';
-import { PageHeader } from '../../ui/PageHeader.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { navKey } from '../i18n/keys.ts';
+import { useT } from '../i18n/useT.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { EmptyBlock } from '../ui/States.tsx';
 
 /** Screens of the platform's own administrators: they say what they are instead of only "no access". */
 const PLATFORM_SCREENS: Partial<Record<string, 'adminProviders' | 'adminNativeTemplates'>> = {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { Button, Paper } from '@mantine/core';
 import { IconApps } from '@tabler/icons-react';
-import { useT } from '../../i18n/useT.ts';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { useT } from '../i18n/useT.ts';
+import { EmptyBlock } from '../ui/States.tsx';
 
 /** App-scoped screens before the account has an app. */
 export function NeedsApp() {

@@ -10,7 +10,7 @@ import { SegmentAttribute, type SegmentCondition } from '@gd/shared/segment/mode
 import { CampaignChannel, DeviceField, PurchaseMeasure } from '@gd/shared/segment/semantics';
 import { PURCHASE_PRODUCT_PROPERTY, ANY_MESSAGE } from '@gd/shared/segment/semantics';
 import { useT } from '../../i18n/useT.ts';
-import { DraftTextInput, useDraft } from '../journeys/inspector/draft.tsx';
+import { DraftTextInput, useDraft } from '../../ui/draft.tsx';
 import { composeEventId, eventOf, patchId, propertyOf } from './conditionShape.ts';
 import type { Option, SegmentOptions } from './useSegmentOptions.ts';
 

@@ -9,7 +9,7 @@ import { useMemo, useState } from 'react';
 import type { SegmentCondition } from '@gd/shared/segment/model';
 import { localeFor } from '@gd/shared/language';
 import { useT } from '../../i18n/useT.ts';
-import { useDraft } from '../journeys/inspector/draft.tsx';
+import { useDraft } from '../../ui/draft.tsx';
 import type { TagTypeOf } from './conditionShape.ts';
 import { useValueSuggestions } from './useValueSuggestions.ts';
 import { osItems } from './valueOptions.ts';

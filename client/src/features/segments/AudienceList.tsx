@@ -16,9 +16,9 @@ import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ListSkeleton } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
-import { formatNumber, fromNow } from '../people/format.ts';
+import { formatNumber, fromNow } from '../../entities/person/format.ts';
 import { AudienceActions } from './AudienceActions.tsx';
-import { AudienceState } from './AudienceStatus.tsx';
+import { AudienceState } from '../../entities/audience/AudienceStatus.tsx';
 import { SourceLabel } from './SourceLabel.tsx';
 
 export const POLL_BUSY_MS = 3_000;

@@ -11,7 +11,7 @@ import { DatePickerInput } from '@mantine/dates';
 import type { SegmentCondition } from '@gd/shared/segment/model';
 import { useT } from '../../i18n/useT.ts';
 import { valuePicker } from '@gd/shared/segment/valueSuggestions';
-import { DraftNumberInput } from '../journeys/inspector/draft.tsx';
+import { DraftNumberInput } from '../../ui/draft.tsx';
 import type { TagTypeOf, ValueWidget } from './conditionShape.ts';
 import { CountryPicker } from './CountryPicker.tsx';
 import { OsChoice, SuggestedTags, SuggestedText } from './SuggestedInputs.tsx';

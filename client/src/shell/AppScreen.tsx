@@ -4,8 +4,8 @@
  */
 import type { ReactNode } from 'react';
 import type { MetaApp } from '@gd/shared/schemas/account';
-import { useCurrentApp } from '../../session/store.ts';
-import { PageHeader } from '../../ui/PageHeader.tsx';
+import { useCurrentApp } from '../session/store.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
 import { NeedsApp } from './NeedsApp.tsx';
 
 export function AppScreen({ title, descriptionNoApp, children }: { title: string; descriptionNoApp: string; children: (app: MetaApp) => ReactNode }) {

@@ -3,10 +3,10 @@ import { Link } from 'react-router';
 import { Button, Paper } from '@mantine/core';
 import { IconHourglassHigh } from '@tabler/icons-react';
 import type { RouteDef } from '@gd/shared/routes';
-import { navKey, type TKey } from '../../i18n/keys.ts';
-import { useT } from '../../i18n/useT.ts';
-import { PageHeader } from '../../ui/PageHeader.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { navKey, type TKey } from '../i18n/keys.ts';
+import { useT } from '../i18n/useT.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { EmptyBlock } from '../ui/States.tsx';
 
 export function ComingSoonPage({ route }: { route: RouteDef }) {
   const { t } = useT();

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import { Button, Paper } from '@mantine/core';
 import { IconMapQuestion } from '@tabler/icons-react';
-import { useT } from '../../i18n/useT.ts';
-import { PageHeader } from '../../ui/PageHeader.tsx';
-import { EmptyBlock } from '../../ui/States.tsx';
+import { useT } from '../i18n/useT.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { EmptyBlock } from '../ui/States.tsx';
 
 export default function NotFoundPage() {
   const { t } = useT();

@@ -14,8 +14,8 @@ import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
 import { GatedButton } from '../../ui/Gated.tsx';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
-import { exportDownloadUrl } from './downloadUrl.ts';
-import { usePolling } from './usePolling.ts';
+import { exportDownloadUrl } from '../../entities/export/downloadUrl.ts';
+import { usePolling } from '../../state/usePolling.ts';
 
 export function AudienceExportButton({ appId, audienceId, size = 'sm' }: { appId: string; audienceId: string; size?: 'xs' | 'sm' | 'md' }) {
   const { t } = useT();

@@ -2,7 +2,7 @@
 import type { AudienceSummary } from '@gd/shared/schemas/segments';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
-import { AudienceFormDialog } from '../segments/SaveAudienceDialog.tsx';
+import { AudienceFormDialog } from './SaveAudienceDialog.tsx';
 
 export function AudienceSettingsDialog({ audience, onClose, onSaved }: { audience: AudienceSummary; onClose: () => void; onSaved: () => void }) {
   const { t } = useT();
