@@ -39,6 +39,11 @@ test('the demo owner lands on the home: key figures with their change, recent jo
   const { page, context } = await signIn(browser, OWNER);
   await expect.poll(() => new URL(page.url()).pathname).toBe('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible(AFTER_LOAD);
+  // The navigation leads back home from any screen.
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Tags' }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/manage/tags');
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Home', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible(AFTER_LOAD);
 
   // An app of our own, in UTC (the header's default range: the last 7 days including today).
   const name = `Home e2e ${suffix}`;

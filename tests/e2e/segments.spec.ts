@@ -220,6 +220,9 @@ test('a country is picked by its name, in English or Spanish, and the condition 
       });
       expect(((await res.json()) as { status: string }).status).toBe('OK');
     }
+    // Someone elsewhere: after Picktown is chosen, the city's suggestions still hold a value.
+    const elsewhere = { id: randomUUID(), os: 'iOS', osVersion: '18', appVersion: '1.0.0', country: 'ES', city: `Elsewhere-${suffix}` };
+    await marta.request.post('/api/ingest/v1/batch', { headers: { 'x-app-key': app.appKey }, data: { device: elsewhere, events: [{ id: randomUUID(), name: 'gd_install', time: new Date(Date.now() - 3_600_000).toISOString() }] } });
   }
   const inSpain = PICKTOWN_COUNTRIES.filter((c) => c === 'ES').length;
 
@@ -240,6 +243,8 @@ test('a country is picked by its name, in English or Spanish, and the condition 
   await city.getByTestId('condition-values').fill(PICKTOWN);
   await city.getByTestId('condition-values').press('Enter');
   await expect(estimateCount(marta)).toHaveAttribute('data-count', String(PICKTOWN_COUNTRIES.length));
+  // Once a value is added the other suggestions close, so they cover nothing (Add condition below).
+  await expect(marta.getByRole('option', { name: new RegExp(`Elsewhere-${suffix}`) })).toBeHidden();
 
   await marta.getByTestId('add-condition').last().click();
   const country = conditions(marta).nth(1);

@@ -7,6 +7,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 import { Box, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import {
+  IconHome,
   IconAdjustments, IconChartDots3, IconHourglassEmpty, IconLayoutDashboard, IconMessages, IconPackage, IconShieldLock, IconTargetArrow, IconUserCircle,
 } from '@tabler/icons-react';
 import { Area, ROUTES, routeKey, type RouteDef } from '@gd/shared/routes';
@@ -48,6 +49,19 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void } = {}) {
     <ScrollArea type="scroll" scrollbarSize={6} h="100%" viewportRef={viewport}>
       <Box component="nav" aria-label={t('shell.navigation')} px="sm" py="md">
         <Stack gap="md">
+          {/* The home (`/`): every signed-in person has one (features/home). */}
+          <NavLink
+            component={RouterLink}
+            to="/"
+            end
+            onClick={onNavigate}
+            label={t('shell.homeNav')}
+            leftSection={<IconHome size={16} />}
+            active={pathname === '/'}
+            variant="light"
+            py={5}
+            styles={{ label: { fontSize: 'var(--mantine-font-size-sm)', fontWeight: 600 } }}
+          />
           {Area.filter((a): a is Exclude<Area, 'auth'> => a !== 'auth').map((area) => {
             const routes = ROUTES.filter((r) => r.area === area && visible(r));
             if (routes.length === 0) return null;

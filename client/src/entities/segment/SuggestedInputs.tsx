@@ -80,6 +80,9 @@ export function SuggestedText({ c, tagType, readOnly, error, ariaLabel, width, o
 /** Several values, typed (Enter adds one) or picked from the data's values. */
 export function SuggestedTags({ c, tagType, readOnly, error, ariaLabel, width, onChange, placeholder }: Common & { placeholder: string }) {
   const [search, setSearch] = useState('');
+  // Closed once a value is added (typed + Enter, or picked): left open, the list of other values
+  // would cover the next thing the person reaches for (Add condition, the next row). Typing opens it.
+  const [opened, setOpened] = useState(false);
   const suggestions = useValueSuggestions(c, tagType, search);
   const data = useMemo(() => {
     const chosen = new Set(c.multiSelect.map((v) => v.toLowerCase()));
@@ -96,10 +99,19 @@ export function SuggestedTags({ c, tagType, readOnly, error, ariaLabel, width, o
       value={c.multiSelect}
       data={data}
       searchValue={search}
-      onSearchChange={setSearch}
+      onSearchChange={(next) => {
+        setSearch(next);
+        if (next !== '') setOpened(true);
+      }}
+      dropdownOpened={opened}
+      onDropdownOpen={() => setOpened(true)}
+      onDropdownClose={() => setOpened(false)}
       maxTags={1000}
       clearable={!readOnly}
-      onChange={(values) => onChange({ multiSelect: values.map((v) => v.trim()).filter((v) => v !== ''), input: null })}
+      onChange={(values) => {
+        setOpened(false);
+        onChange({ multiSelect: values.map((v) => v.trim()).filter((v) => v !== ''), input: null });
+      }}
       renderOption={({ option }) => <OptionWithCount label={option.value} count={suggestions.countOf(option.value)} width={width} />}
       maxDropdownHeight={280}
       comboboxProps={{ withinPortal: true }}

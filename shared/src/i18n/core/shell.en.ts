@@ -128,6 +128,7 @@ export const shellEn = {
   },
   shell: {
     home: 'Growthdeck start page',
+    homeNav: 'Home',
     navigation: 'Main navigation',
     switchApp: 'Switch app',
     apps: 'Your apps',

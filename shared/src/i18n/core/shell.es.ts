@@ -130,6 +130,7 @@ export const shellEs: Widen<typeof shellEn> = {
   },
   shell: {
     home: 'Página de inicio de Growthdeck',
+    homeNav: 'Inicio',
     navigation: 'Navegación principal',
     switchApp: 'Cambiar de app',
     apps: 'Tus apps',
