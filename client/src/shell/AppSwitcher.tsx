@@ -19,7 +19,7 @@ export function AppSwitcher({ fullWidth = false }: { fullWidth?: boolean }) {
   const current = useCurrentApp();
   const rememberApp = useSession((s) => s.rememberApp);
   const basename = useLanguageRoute((s) => s.basename);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const can = usePermissions('account');
   const [switching, setSwitching] = useState(false);
 
@@ -27,7 +27,7 @@ export function AppSwitcher({ fullWidth = false }: { fullWidth?: boolean }) {
     if (appId === current?.id) return;
     rememberApp(appId);
     setSwitching(true);
-    window.setTimeout(() => window.location.assign(appSwitchTarget(pathname, basename)), APP_SWITCH_DELAY_MS);
+    window.setTimeout(() => window.location.assign(appSwitchTarget(pathname, basename, search)), APP_SWITCH_DELAY_MS);
   };
 
   return (

@@ -23,4 +23,10 @@ describe('app switch target', () => {
     expect(appSwitchTarget('/manage/tags', '/')).toBe('/');
     expect(appSwitchTarget('/behavior/people', '/')).toBe('/behavior/people');
   });
+
+  it('keeps the date range of the URL and drops the rest (it may name the previous app\'s items)', () => {
+    expect(appSwitchTarget('/behavior/explore', '/', '?event=purchase&range=last30&group=week')).toBe('/behavior/explore?range=last30&group=week');
+    expect(appSwitchTarget('/manage/tags', '/es', '?from=2026-11-01&to=2026-11-20&tag=1')).toBe('/es/?from=2026-11-01&to=2026-11-20');
+    expect(appSwitchTarget('/communication/journeys', '/', '?id=abc')).toBe('/communication/journeys');
+  });
 });

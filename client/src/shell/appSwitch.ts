@@ -4,10 +4,11 @@
  * the user screens (/user/...: account-level or about "the current app", valid for any app)
  * and the analytics areas (main, acquisition, behaviour, communication), whose screens mean
  * the same thing for every app. Everything else (manage, products, admin, unknown paths) may
- * show app-specific items, so it goes to the root. The query string is dropped: it may name
- * items of the previous app.
+ * show app-specific items, so it goes to the root. The query string is dropped (it may name
+ * items of the previous app) except the date range, which means the same for every app.
  */
 import { findRoute, type Area } from '@gd/shared/routes';
+import { keepRangeParams } from '../state/dateRangeUrl.ts';
 
 export const APP_SWITCH_DELAY_MS = 300;
 const KEPT_AREAS = new Set<Area>(['user', 'main', 'acquisition', 'behavior', 'communication']);
@@ -18,7 +19,8 @@ export function keepPathOnSwitch(path: string): boolean {
 }
 
 /** Where the page reloads after switching: `basename` is the language segment ('/' or '/es'). */
-export function appSwitchTarget(path: string, basename: string): string {
+export function appSwitchTarget(path: string, basename: string, search = ''): string {
   const prefix = basename === '/' ? '' : basename;
-  return keepPathOnSwitch(path) ? `${prefix}${path}` : `${prefix}/`;
+  const range = keepRangeParams(new URLSearchParams(), new URLSearchParams(search)).toString();
+  return `${prefix}${keepPathOnSwitch(path) ? path : '/'}${range ? `?${range}` : ''}`;
 }
