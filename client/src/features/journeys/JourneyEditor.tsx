@@ -122,6 +122,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   // checks again with the database), shown on the steps like any other problem.
   const options = useSegmentOptions();
   const { knownAudiences, knownEvents } = options;
+  const audienceName = useCallback((id: string) => options.audiences.find((a) => a.value === id)?.label, [options.audiences]);
   const violations = useMemo(() => {
     if (!knownAudiences && !knownEvents) return ruleViolations;
     const missing = referenceViolations(journey, { audienceExists: (id) => !knownAudiences || knownAudiences.has(id), eventExists: (name) => !knownEvents || knownEvents.has(name) });
@@ -273,6 +274,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
               peers={canvasPeers}
               peerDrags={drags}
               onPointerMove={onPointerMove}
+              audienceName={audienceName}
               onView={onView}
               followed={followed}
               onStopFollowing={stopFollowing}

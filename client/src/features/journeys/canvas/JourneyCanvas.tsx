@@ -30,7 +30,7 @@ import { isSource, type Journey, type JourneyStep } from '@gd/shared/journey/mod
 import type { JourneyViolation } from '@gd/shared/journey/validate';
 import { useT } from '../../../i18n/useT.ts';
 import { CanvasContext, type CanvasActions } from './CanvasContext.ts';
-import { stepLabel, stepSummary } from './labels.ts';
+import { stepLabel, stepSummary, type SummaryNames } from './labels.ts';
 import { PeerPointers } from './PeerPointers.tsx';
 import { EDGE_TYPES } from './StepEdge.tsx';
 import { NODE_TYPES } from './StepNode.tsx';
@@ -54,6 +54,8 @@ export interface JourneyCanvasProps {
   selectedStepId: string | null;
   onSelect: (stepId: string | null) => void;
   onOp: (op: JourneyOp) => void;
+  /** An audience's name by id (the app's audiences), for node summaries. */
+  audienceName?: (id: string) => string | undefined;
   /** Called only when a move ends (drag end or a keyboard move), never during a drag. */
   onMoveEnd: (stepId: string, pos: LayoutPosition) => void;
   /** Live positions while dragging (throttled), then null when the drag ends. */
@@ -92,7 +94,9 @@ export function JourneyCanvas(props: JourneyCanvasProps) {
 
 function Canvas(props: JourneyCanvasProps) {
   const { journey, layout, violations, readOnly, selectedStepId, onSelect, onOp, onMoveEnd, peers, peerDrags } = props;
-  const { t } = useT();
+  const { t, lang } = useT();
+  const { audienceName } = props;
+  const names = useMemo<SummaryNames>(() => ({ audience: (id) => audienceName?.(id), language: lang }), [audienceName, lang]);
   const { screenToFlowPosition } = useReactFlow();
   const [sizes, setSizes] = useState<Record<string, Size>>({});
   const [local, setLocal] = useState<LocalMove | null>(null);
@@ -107,10 +111,10 @@ function Canvas(props: JourneyCanvasProps) {
 
   const describe = useCallback(
     (step: JourneyStep, problems: number) => {
-      const label = t('journeyEditor.canvas.nodeLabel', { title: stepLabel(t, step), summary: stepSummary(t, step) });
+      const label = t('journeyEditor.canvas.nodeLabel', { title: stepLabel(t, step), summary: stepSummary(t, step, names) });
       return problems > 0 ? `${label}. ${t('journeyEditor.canvas.problems', { count: problems })}` : label;
     },
-    [t],
+    [t, names],
   );
   // Nodes depend on which step each peer selected, not on their pointers (which move all the time).
   const selectionsKey = JSON.stringify(peers.filter((p) => p.selectedStepId !== null).map((p) => ({ ...p, pointer: null })));
@@ -201,8 +205,8 @@ function Canvas(props: JourneyCanvasProps) {
   };
 
   const actions = useMemo<CanvasActions>(
-    () => ({ readOnly, onOp, onSelect, labelOf: (id) => { const s = byId.get(id); return s ? stepLabel(t, s) : id; } }),
-    [byId, onOp, onSelect, readOnly, t],
+    () => ({ readOnly, onOp, onSelect, names, labelOf: (id) => { const s = byId.get(id); return s ? stepLabel(t, s) : id; } }),
+    [byId, onOp, onSelect, readOnly, t, names],
   );
 
   return (

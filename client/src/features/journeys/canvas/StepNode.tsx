@@ -4,6 +4,7 @@ import { Handle, Position, type NodeProps, type NodeTypes } from '@xyflow/react'
 import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import { useT } from '../../../i18n/useT.ts';
 import { violationText } from '../../../entities/journey/violationText.ts';
+import { useCanvasActions } from './CanvasContext.ts';
 import { stepLabel, stepSummary } from './labels.ts';
 import { CATEGORY_COLORS, STEP_VISUALS, mantineColor } from './stepVisuals.ts';
 import type { StepFlowNode, StepNodeData } from './types.ts';
@@ -91,6 +92,7 @@ function Handles({ data, target }: { data: StepNodeData; target: boolean }) {
 
 function StepCard({ data, selected, target }: { data: StepNodeData; selected: boolean; target: boolean }) {
   const { t } = useT();
+  const { names } = useCanvasActions();
   const { step } = data;
   const Icon = STEP_VISUALS[step.type].icon;
   const named = !!step.name?.trim();
@@ -105,7 +107,7 @@ function StepCard({ data, selected, target }: { data: StepNodeData; selected: bo
       <div className="jc-node__text">
         <div className="jc-node__kicker">{named ? t(`stepType.${step.type}`) : t(`journeyEditor.category.${data.category}`)}</div>
         <div className="jc-node__title">{stepLabel(t, step)}</div>
-        <div className="jc-node__summary">{stepSummary(t, step)}</div>
+        <div className="jc-node__summary">{stepSummary(t, step, names)}</div>
         {step.auto && <span className="jc-auto-tag">{t('journeyEditor.canvas.automatic')}</span>}
       </div>
       <ProblemsBadge data={data} />

@@ -30,6 +30,14 @@ describe('step summaries', () => {
     expect(stepSummary(t, createStep('end', 'e'))).toBe('Users leave the journey');
   });
 
+  it('names what the step holds by id: the audience, the country in the person\'s language', () => {
+    const names = (language: string) => ({ audience: (id: string) => (id === 'aud-1' ? 'Big spenders' : undefined), language });
+    expect(stepSummary(t, mk('sourceAudience', 'a', { audienceId: 'aud-1' }), names('en'))).toBe('Audience Big spenders');
+    expect(stepSummary(t, mk('sourceAudience', 'a', { audienceId: 'gone' }), names('en'))).toBe('Audience gone');
+    expect(stepSummary(t, mk('sourceAudience', 'a', { segment: sampleSegment(true) }), names('en'))).toBe('Segment: country equals Spain');
+    expect(stepSummary(es, mk('sourceAudience', 'a', { segment: sampleSegment(true) }), names('es'))).toMatch(/España$/);
+  });
+
   it('is translated', () => {
     expect(stepSummary(es, createStep('flowWait', 'w'))).toBe('Esperar 1 día');
     expect(stepLabel(es, createStep('flowSplit', 'x'))).toBe('División por segmento');

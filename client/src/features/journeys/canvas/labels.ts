@@ -1,5 +1,6 @@
 /** Human text for steps, paths and durations. Pure given a translation function. */
 import { messageChannel, type JourneyStep } from '@gd/shared/journey/model';
+import { countryName } from '@gd/shared/segment/countries';
 import { firstSegmentCondition, type Segment } from '@gd/shared/segment/model';
 import type { TFunction } from '../../../i18n/keys.ts';
 import { splitDuration } from './duration.ts';
@@ -39,12 +40,24 @@ export function pathLabelText(t: TFunction, label: PathLabel): string {
   }
 }
 
-/** "country equals ES": the first condition of a segment, or null when it has none. */
-export function conditionText(t: TFunction, segment: Segment | null): string | null {
+/** Names for what steps hold by id: an audience's name, a country's name in the person's language. */
+export interface SummaryNames {
+  audience: (id: string) => string | undefined;
+  language: string;
+}
+
+/** "country equals Spain": the first condition of a segment, or null when it has none. */
+export function conditionText(t: TFunction, segment: Segment | null, names?: SummaryNames): string | null {
   const c = segment ? firstSegmentCondition(segment) : undefined;
   if (!c) return null;
-  const value = c.input ?? (c.multiSelect.length ? c.multiSelect.join(', ') : c.dateDays ?? c.dateRange?.startDay ?? '');
-  return [c.id ?? '', c.condition ? t(`segments.operator.${c.condition}`) : '', String(value)].filter(Boolean).join(' ');
+  const shown = (v: unknown) => {
+    const text = String(v);
+    if (names && c.id === 'country') return countryName(text, names.language);
+    if (names && c.id === 'audience') return names.audience(text) ?? text;
+    return text;
+  };
+  const value = c.input !== null && c.input !== undefined ? shown(c.input) : c.multiSelect.length ? c.multiSelect.map(shown).join(', ') : String(c.dateDays ?? c.dateRange?.startDay ?? '');
+  return [c.id ?? '', c.condition ? t(`segments.operator.${c.condition}`) : '', value].filter(Boolean).join(' ');
 }
 
 function hostOf(url: string): string {
@@ -56,12 +69,13 @@ function hostOf(url: string): string {
 }
 
 /** The one-line summary under a node's title ("Wait 1 day", "Push · campaign 12"). */
-export function stepSummary(t: TFunction, step: JourneyStep): string {
+export function stepSummary(t: TFunction, step: JourneyStep, names?: SummaryNames): string {
   const filled = (s: string | null | undefined) => (s ?? '').trim();
   switch (step.type) {
     case 'sourceAudience': {
-      if (filled(step.audienceId)) return t('journeyEditor.summary.audience', { id: filled(step.audienceId) });
-      const condition = conditionText(t, step.segment);
+      const audienceId = filled(step.audienceId);
+      if (audienceId) return t('journeyEditor.summary.audience', { id: names?.audience(audienceId) ?? audienceId });
+      const condition = conditionText(t, step.segment, names);
       return condition ? t('journeyEditor.summary.segment', { condition }) : t('journeyEditor.summary.audienceMissing');
     }
     case 'sourceEvents': {
