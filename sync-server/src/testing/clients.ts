@@ -38,6 +38,19 @@ export interface TestClient {
 
 const SYNC_STATUS = 8;
 
+/**
+ * `ws` as the provider's WebSocket. `ws` throws (an uncaught exception) when a socket that is still
+ * connecting is closed with no 'error' listener, and the provider removes its own listeners before
+ * closing (a timeout, a destroy during a reconnect); browsers' WebSocket never throws there. The
+ * provider learns of failures through its own handlers; this one only keeps the process alive.
+ */
+export class ProviderSocket extends WebSocket {
+  constructor(...args: ConstructorParameters<typeof WebSocket>) {
+    super(...args);
+    this.on('error', () => undefined);
+  }
+}
+
 export function openClient(opts: {
   url: string;
   name: string;
@@ -47,7 +60,7 @@ export function openClient(opts: {
   const doc = opts.doc ?? new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({
     url: opts.url,
-    WebSocketPolyfill: WebSocket,
+    WebSocketPolyfill: ProviderSocket,
     // Reconnect fast (the defaults start at 1 s); minDelay must not exceed maxDelay.
     delay: 50,
     minDelay: 50,
@@ -96,7 +109,7 @@ export const json = (doc: Y.Doc, root = 'meta') => doc.getMap(root).toJSON();
  */
 export function openHeartbeatClient(opts: { url: string; name: string; token: () => Promise<string> }) {
   const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url: opts.url, WebSocketPolyfill: WebSocket, ...SYNC_SOCKET_OPTIONS });
+  const socket = new HocuspocusProviderWebsocket({ url: opts.url, WebSocketPolyfill: ProviderSocket, ...SYNC_SOCKET_OPTIONS });
   const provider = new HocuspocusProvider({ websocketProvider: socket, name: opts.name, document: doc, token: opts.token });
   provider.attach();
   const stopHeartbeat = startHeartbeat({

@@ -9,6 +9,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import { destroyProvider } from '@gd/shared/docs/providerSocket';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { ProviderSocket } from './liveDocs.ts';
 import * as Y from 'yjs';
 
 let silent: net.Server;
@@ -34,4 +35,21 @@ it('closing a provider whose socket is still connecting raises nothing uncaught'
   await expect.poll(() => ws.readyState).toBe(WebSocket.CLOSED);
   // The error is emitted on the tick after the close: give it the time to surface.
   await new Promise((resolve) => setTimeout(resolve, 50));
+});
+
+it('a service connection closed while still connecting does not end the process', async () => {
+  const silent = net.createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown) => uncaught.push(error);
+  process.prependListener('uncaughtException', onUncaught);
+  try {
+    const socket = new ProviderSocket(`ws://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    socket.close(); // what the provider does on a timeout or destroy: `ws` would throw here
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(uncaught).toEqual([]);
+  } finally {
+    process.removeListener('uncaughtException', onUncaught);
+    silent.close();
+  }
 });

@@ -18,6 +18,19 @@ export interface LiveDocReader {
   announce(name: string, payload: string): Promise<void>;
 }
 
+/**
+ * `ws` as the provider's WebSocket. `ws` throws (an uncaught exception) when a socket that is still
+ * connecting is closed with no 'error' listener, and the provider removes its own listeners before
+ * closing (a timeout, a destroy during a reconnect); browsers' WebSocket never throws there. The
+ * provider learns of failures through its own handlers; this one only keeps the process alive.
+ */
+export class ProviderSocket extends WebSocket {
+  constructor(...args: ConstructorParameters<typeof WebSocket>) {
+    super(...args);
+    this.on('error', () => undefined);
+  }
+}
+
 const READ_TIMEOUT_MS = 10_000;
 
 /** The sync server could not be reached (or did not answer in time): callers answer 503, retryable. */
@@ -28,7 +41,7 @@ export class SyncUnreachable extends Error {}
 function serviceConnection(syncUrl: string, secret: string, name: string) {
   const doc = new Y.Doc();
   // Three quick attempts (250, 500 ms apart): a sync server that is down is known within a second.
-  const socket = new HocuspocusProviderWebsocket({ url: syncUrl, WebSocketPolyfill: WebSocket, maxAttempts: 3, delay: 250, factor: 2, minDelay: 250 });
+  const socket = new HocuspocusProviderWebsocket({ url: syncUrl, WebSocketPolyfill: ProviderSocket, maxAttempts: 3, delay: 250, factor: 2, minDelay: 250 });
   const token = () => signJwt(secret, { typ: 'service', sub: 'service:api', acc: name.split('/')[0] ?? '', doc: name, access: 'read' }, 60);
   const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token });
   const close = () => {
