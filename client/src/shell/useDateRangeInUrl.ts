@@ -25,7 +25,8 @@ export function useDateRangeInUrl(timeZone: string | undefined): void {
 
   useEffect(() => {
     const state = useDateRange.getState();
-    const current = new URLSearchParams(search);
+    // The address as it is now (a screen may have written its own parameters since this render).
+    const current = new URLSearchParams(window.location.search);
     const next = writeRangeParams(current, state.chosen ? state.range : null, todayIn(timeZone));
     if (next.toString() === current.toString()) return;
     const query = next.toString();

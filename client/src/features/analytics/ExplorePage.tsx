@@ -48,17 +48,21 @@ function Explore({ app }: { app: MetaApp }) {
   const catalogue = useApiQuery('listEventDefinitions', { params: { appId: app.id }, scope: 'app' });
   const query = exploreQuery(state, range);
   const result = useKeptQuery(useAppRangeQuery('explore', app.id, query ?? {}, query !== null));
-  const update = (change: Partial<ExploreState>) =>
-    setParams((current) => keepRangeParams(writeExploreState({ ...readExploreState(current), ...change }), current), { replace: true });
+  // From the address as it is now, not as of this render: the shell writes the range into it too
+  // (shell/useDateRangeInUrl.ts), and a change made before this screen re-rendered would drop it.
+  const liveParams = () => new URLSearchParams(window.location.search);
+  const update = (change: Partial<ExploreState>) => {
+    const current = liveParams();
+    setParams(keepRangeParams(writeExploreState({ ...readExploreState(current), ...change }), current), { replace: true });
+  };
   // No event chosen: the app's most frequent one over the range, written into the URL once known.
   const frequent = useAppRangeQuery('listEvents', app.id, { startDay: range.startDay, endDay: range.endDay, people: false }, state.event === null);
   const opening = state.event === null && frequent.data ? mostFrequentEvent(frequent.data.events) : null;
   useEffect(() => {
     if (!opening) return;
-    setParams((current) => {
-      const now = readExploreState(current);
-      return keepRangeParams(writeExploreState({ ...now, event: now.event ?? opening }), current);
-    }, { replace: true });
+    const current = new URLSearchParams(window.location.search);
+    const now = readExploreState(current);
+    setParams(keepRangeParams(writeExploreState({ ...now, event: now.event ?? opening }), current), { replace: true });
   }, [opening, setParams]);
   const custom = catalogue.data?.custom ?? [];
   const titleOf = (event: string) => eventLabel(t, event, custom.find((d) => d.name === event)?.label);
