@@ -6,41 +6,18 @@
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import * as Y from 'yjs';
-import { openClient, synced, waitFor, type TestClient } from './testing/clients.ts';
-import { createFixture, type Fixture } from './testing/fixtures.ts';
-import { spawnServer, type ChildServer } from './testing/process.ts';
-import { databaseUrl, startSync, storedDoc } from './testing/server.ts';
-import { createPool } from './repository.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { openClient, synced, waitFor } from './testing/clients.ts';
+import type { Fixture } from './testing/fixtures.ts';
+import { layoutOf, useScene } from './testing/scene.ts';
+import { startSync } from './testing/server.ts';
 
-const db = createPool(databaseUrl(), 2);
+const scene = useScene();
+const { db, open, child } = scene;
+const meta = layoutOf;
+const stored = scene.storedLayout;
 let fx: Fixture;
-const clients: TestClient[] = [];
-const children: ChildServer[] = [];
-const meta = (d: TestClient | Y.Doc | null) => (d instanceof Y.Doc || d === null ? d : d.doc)?.getMap('layout');
-const stored = async (name: string) => meta(await storedDoc(db, name))?.toJSON() ?? {};
-
-beforeAll(async () => {
-  fx = await createFixture(db);
-});
-afterAll(async () => {
-  for (const c of clients) c.destroy();
-  for (const s of children) s.child.kill('SIGKILL');
-  await db.end();
-});
-
-const LONG_DEBOUNCE = { STORE_DEBOUNCE_MS: '60000', STORE_MAX_DEBOUNCE_MS: '120000' };
-async function child(env: Record<string, string> = {}) {
-  const s = await spawnServer({ DATABASE_URL: databaseUrl(), ...LONG_DEBOUNCE, ...env });
-  children.push(s);
-  return s;
-}
-function open(url: string, name: string) {
-  const c = openClient({ url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
-  clients.push(c);
-  return c;
-}
+beforeAll(() => { fx = scene.fixture(); });
 
 it('loses nothing when the server is SIGKILLed mid-editing and restarted', async () => {
   const name = await fx.newJourneyDoc();
@@ -168,8 +145,7 @@ it('standalone without JWT_SECRET uses the secret the API keeps in server_secret
   const server = await child({ JWT_SECRET: '' });
   const { rows } = await db.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'jwt'`);
   const name = await fx.newJourneyDoc();
-  const c = openClient({ url: server.url, name, token: () => fx.token(fx.users.manager, { doc: name }, { secret: rows[0]!.value }) });
-  clients.push(c);
+  const c = scene.track(openClient({ url: server.url, name, token: () => fx.token(fx.users.manager, { doc: name }, { secret: rows[0]!.value }) }));
   await waitFor(() => synced(c), 'synced with the database secret');
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);

@@ -9,51 +9,23 @@
 import { Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { pino } from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import * as Y from 'yjs';
-import { createPool } from './repository.ts';
-import { openClient, synced, waitFor, type TestClient } from './testing/clients.ts';
-import { createFixture, type Fixture } from './testing/fixtures.ts';
-import { spawnServer, type ChildServer } from './testing/process.ts';
-import { startProxy, type FaultyProxy } from './testing/proxy.ts';
-import { REDIS_URL, databaseUrl, redisPrefix, startSync, storedDoc, type RunningSync } from './testing/server.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { synced, waitFor } from './testing/clients.ts';
+import type { Fixture } from './testing/fixtures.ts';
+import { layoutOf, useScene } from './testing/scene.ts';
+import { REDIS_URL, redisPrefix } from './testing/server.ts';
 
-const db = createPool(databaseUrl(), 2);
+const scene = useScene();
+const { open, proxy } = scene;
+const meta = layoutOf;
+const stored = scene.storedLayout;
 let fx: Fixture;
-const clients: TestClient[] = [];
-const children: ChildServer[] = [];
-const proxies: FaultyProxy[] = [];
-const servers: RunningSync[] = [];
-const meta = (d: TestClient | Y.Doc | null) => (d instanceof Y.Doc || d === null ? d : d.doc)?.getMap('layout');
-const stored = async (name: string) => meta(await storedDoc(db, name))?.toJSON() ?? {};
-
-beforeAll(async () => {
-  fx = await createFixture(db);
-});
-afterAll(async () => {
-  for (const c of clients) c.destroy();
-  for (const s of children) s.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.stop()));
-  await Promise.all(proxies.map((p) => p.close()));
-  await db.end();
-});
-
-function open(url: string, name: string) {
-  const c = openClient({ url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
-  clients.push(c);
-  return c;
-}
-async function proxy(target: { host: string; port: number }) {
-  const p = await startProxy(target);
-  proxies.push(p);
-  return p;
-}
+beforeAll(() => { fx = scene.fixture(); });
 
 it('fails over: an instance killed mid-editing loses nothing, its clients go on through the other one', async () => {
   const name = await fx.newJourneyDoc();
-  const env = { DATABASE_URL: databaseUrl(), REDIS_URL, REDIS_PREFIX: redisPrefix(), STORE_DEBOUNCE_MS: '60000', STORE_MAX_DEBOUNCE_MS: '120000' };
-  const [one, two] = [await spawnServer(env), await spawnServer(env)];
-  children.push(one, two);
+  const env = { REDIS_URL, REDIS_PREFIX: redisPrefix() };
+  const [one, two] = [await scene.child(env), await scene.child(env)];
   // The load balancer: A's connections go to instance one until it dies.
   const balancer = await proxy({ host: '127.0.0.1', port: one.port });
   const [a, b] = [open(balancer.url, name), open(two.url, name)];
@@ -89,9 +61,8 @@ it('heals after an instance loses Redis while people edit on both', async () => 
   const prefix = redisPrefix();
   const logged: { msg: string }[] = [];
   const log = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { logged.push(JSON.parse(chunk.toString()) as { msg: string }); done(); } }));
-  const one = await startSync({ redis: { url: `redis://127.0.0.1:${redisLink.port}`, prefix }, debounceMs: 200, maxDebounceMs: 1000, log });
-  const two = await startSync({ redis: { url: REDIS_URL, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
-  servers.push(one, two);
+  const one = await scene.server({ redis: { url: `redis://127.0.0.1:${redisLink.port}`, prefix }, debounceMs: 200, maxDebounceMs: 1000, log });
+  const two = await scene.server({ redis: { url: REDIS_URL, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
   const [a, b] = [open(one.url, name), open(two.url, name)];
   await waitFor(() => synced(a) && synced(b), 'synced');
   meta(a)!.set('before', 1);
