@@ -6,7 +6,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
 import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
 import { SYNC_PING } from '@gd/shared/schemas/docs';
-import { destroyProvider, restartConnection } from '@gd/shared/docs/providerSocket';
+import { destroyProvider, providerSocketClass, restartConnection } from '@gd/shared/docs/providerSocket';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import { WebSocket } from 'ws';
@@ -38,18 +38,8 @@ export interface TestClient {
 
 const SYNC_STATUS = 8;
 
-/**
- * `ws` as the provider's WebSocket. `ws` throws (an uncaught exception) when a socket that is still
- * connecting is closed with no 'error' listener, and the provider removes its own listeners before
- * closing (a timeout, a destroy during a reconnect); browsers' WebSocket never throws there. The
- * provider learns of failures through its own handlers; this one only keeps the process alive.
- */
-export class ProviderSocket extends WebSocket {
-  constructor(...args: ConstructorParameters<typeof WebSocket>) {
-    super(...args);
-    this.on('error', () => undefined);
-  }
-}
+/** `ws` as the providers' WebSocket, never ending the process on a close during the handshake. */
+const ProviderSocket = providerSocketClass(WebSocket);
 
 export function openClient(opts: {
   url: string;

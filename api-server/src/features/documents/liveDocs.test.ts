@@ -2,7 +2,8 @@
  * A service connection given up while it is still connecting (the sync server accepts TCP but
  * never answers: overloaded, or a proxy in the way) must not end the API process: `ws` reports the
  * aborted handshake after the provider removed its listeners. Vitest fails the run on such an
- * uncaught error, so this test fails if destroyProvider stops listening.
+ * uncaught error, so these tests fail if the provider socket class (shared docs/providerSocket.ts)
+ * stops listening.
  */
 import net, { type AddressInfo } from 'node:net';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
@@ -25,7 +26,7 @@ afterAll(async () => {
 
 it('closing a provider whose socket is still connecting raises nothing uncaught', async () => {
   const { port } = silent.address() as AddressInfo;
-  const socket = new HocuspocusProviderWebsocket({ url: `ws://127.0.0.1:${port}`, WebSocketPolyfill: WebSocket });
+  const socket = new HocuspocusProviderWebsocket({ url: `ws://127.0.0.1:${port}`, WebSocketPolyfill: ProviderSocket });
   const provider = new HocuspocusProvider({ websocketProvider: socket, name: 'a/b/journey/c', document: new Y.Doc(), token: 't' });
   provider.attach();
   await expect.poll(() => held.length).toBe(1);

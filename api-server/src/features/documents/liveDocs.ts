@@ -6,7 +6,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { destroyProvider } from '@gd/shared/docs/providerSocket';
+import { destroyProvider, providerSocketClass } from '@gd/shared/docs/providerSocket';
 import { unavailable, type Failure } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 import { signJwt } from '../auth/accessToken.ts';
@@ -18,18 +18,8 @@ export interface LiveDocReader {
   announce(name: string, payload: string): Promise<void>;
 }
 
-/**
- * `ws` as the provider's WebSocket. `ws` throws (an uncaught exception) when a socket that is still
- * connecting is closed with no 'error' listener, and the provider removes its own listeners before
- * closing (a timeout, a destroy during a reconnect); browsers' WebSocket never throws there. The
- * provider learns of failures through its own handlers; this one only keeps the process alive.
- */
-export class ProviderSocket extends WebSocket {
-  constructor(...args: ConstructorParameters<typeof WebSocket>) {
-    super(...args);
-    this.on('error', () => undefined);
-  }
-}
+/** `ws` as the provider's WebSocket, never ending the process on a close during the handshake. */
+export const ProviderSocket = providerSocketClass(WebSocket);
 
 const READ_TIMEOUT_MS = 10_000;
 
