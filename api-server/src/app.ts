@@ -18,12 +18,10 @@ import { analyticsRoutes } from './features/analytics/routes.ts';
 import { appRoutes } from './features/apps/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { documentRoutes } from './features/documents/routes.ts';
-import { journeyDocument } from './features/journeys/repository.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
-import { segmentDocument } from './features/segments/repository.ts';
 import { segmentRoutes } from './features/segments/routes.ts';
 import { importRoutes } from './features/imports/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
@@ -66,8 +64,7 @@ export function createApp(deps: Deps): express.Express {
   authRoutes(api, deps);
   accountRoutes(api, deps);
   appRoutes(api, deps);
-  // Collaborative documents: each kind's feature says how to find its entity (messages next).
-  documentRoutes(api, deps, { journey: journeyDocument, segment: segmentDocument });
+  documentRoutes(api, deps);
   journeyRoutes(api, deps);
   analyticsRoutes(api, deps);
   peopleRoutes(api, deps);

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { DocKind, DocNameParts } from '@gd/shared';
+import { DOC_ENTITY_TABLES, type DocNameParts } from '@gd/shared';
 
 export type Db = Pick<pg.Pool, 'query'>;
 
@@ -40,20 +40,10 @@ export async function findAppRestrictions(db: Db, accountId: string, appId: stri
   return rows[0]?.restricted;
 }
 
-/**
- * The table holding each kind's entities. A kind maps to null until its table exists; adding one is
- * one line here (the table needs id, account_id, app_id, created_by and deleted_at).
- */
-const ENTITY_TABLES: Record<DocKind, string | null> = {
-  journey: 'journeys',
-  segment: 'segments',
-  message: null,
-};
-
 export type EntityLookup = { found: true; createdBy: string | null } | { found: false; reason: string };
 
 export async function findEntity(db: Db, doc: DocNameParts): Promise<EntityLookup> {
-  const table = ENTITY_TABLES[doc.kind];
+  const table = DOC_ENTITY_TABLES[doc.kind];
   if (!table) return { found: false, reason: `${doc.kind} documents are not served yet` };
   const { rows } = await db.query<{ created_by: string | null }>(
     `SELECT created_by FROM ${table} WHERE id = $1 AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL`,

@@ -9,6 +9,18 @@ export const DocumentKind = z.enum(['journey', 'segment', 'message']);
 export type DocumentKind = z.infer<typeof DocumentKind>;
 export const DOC_KINDS = DocumentKind.options;
 
+/**
+ * The table holding each kind's entities, for whoever checks a document name against its entity
+ * (the API's document token route, the sync server on connect). A kind maps to null until its
+ * table exists; adding one is one line here (the table needs id, account_id, app_id, doc_name,
+ * created_by and deleted_at).
+ */
+export const DOC_ENTITY_TABLES: Readonly<Record<DocumentKind, string | null>> = {
+  journey: 'journeys',
+  segment: 'segments',
+  message: null,
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface DocNameParts {

@@ -1,6 +1,22 @@
 /** SQL of the collaborative documents table (migrations 002 and 009), shared by every document kind. */
 import * as Y from 'yjs';
+import { DOC_ENTITY_TABLES, type DocNameParts } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
+
+/**
+ * The live (not deleted) entity a document name belongs to, in its account and app, and who
+ * created it; null when the kind has no table yet (shared DOC_ENTITY_TABLES, the map the sync
+ * server checks connections with too), undefined when there is no such entity.
+ */
+export async function findDocumentEntity(db: Queryable, doc: DocNameParts, name: string): Promise<{ createdBy: string | null } | null | undefined> {
+  const table = DOC_ENTITY_TABLES[doc.kind];
+  if (!table) return null;
+  const { rows } = await db.query<{ created_by: string | null }>(
+    `SELECT created_by FROM ${table} WHERE id = $1 AND app_id = $2 AND account_id = $3 AND doc_name = $4 AND deleted_at IS NULL`,
+    [doc.id, doc.appId, doc.accountId, name],
+  );
+  return rows[0] && { createdBy: rows[0].created_by };
+}
 
 /**
  * The document as stored: the last full state merged with the updates logged after it (the sync

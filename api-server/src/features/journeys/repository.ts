@@ -29,13 +29,6 @@ export async function findJourney(db: Queryable, appId: string, id: string): Pro
   return (await db.query<JourneyRow>(`${SELECT} WHERE j.id = $1 AND j.app_id = $2 AND j.deleted_at IS NULL`, [id, appId])).rows[0];
 }
 
-/** The document lookup registered with the document token route (documents/routes.ts). */
-export async function journeyDocument(db: Queryable, appId: string, id: string): Promise<{ docName: string; createdBy: string | null } | undefined> {
-  const row = (await db.query<{ doc_name: string; created_by: string | null }>(
-    'SELECT doc_name, created_by FROM journeys WHERE id = $1 AND app_id = $2 AND deleted_at IS NULL', [id, appId])).rows[0];
-  return row && { docName: row.doc_name, createdBy: row.created_by };
-}
-
 export async function insertJourney(db: Queryable, j: { id: string; accountId: string; appId: string; name: string; docName: string; createdBy: string }): Promise<void> {
   await db.query(
     `INSERT INTO journeys (id, account_id, app_id, name, doc_name, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
