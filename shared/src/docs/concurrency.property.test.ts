@@ -13,6 +13,7 @@ import { jsonEqual } from '../journey/json.ts';
 import { Journey } from '../journey/model.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { applyJourneyToDoc, initialJourney, journeyFromDoc } from './journeyDoc.ts';
+import { sync } from './testing.ts';
 
 type Step = { who: 'a' | 'b'; op: EditOp } | { who: 'sync' };
 const arbSteps = fc.array(
@@ -24,10 +25,6 @@ const arbSteps = fc.array(
   { maxLength: 16 },
 );
 
-function sync(a: Y.Doc, b: Y.Doc) {
-  Y.applyUpdate(b, Y.encodeStateAsUpdate(a, Y.encodeStateVector(b)));
-  Y.applyUpdate(a, Y.encodeStateAsUpdate(b, Y.encodeStateVector(a)));
-}
 
 function run(start: Journey, steps: Step[]) {
   const server = new Y.Doc();

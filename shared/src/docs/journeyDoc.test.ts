@@ -6,6 +6,7 @@ import { createStep, type Journey } from '../journey/model.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { byId, fullJourney, sortSteps } from '../journey/testing.ts';
 import { applyJourneyToDoc, initJourneyDoc, initialJourney, journeyFromDoc, readLayout, writeLayoutPosition } from './journeyDoc.ts';
+import { replica, sync } from './testing.ts';
 
 const NAME = '11111111-1111-4111-8111-111111111111/22222222-2222-4222-8222-222222222222/journey/33333333-3333-4333-8333-333333333333';
 
@@ -13,16 +14,6 @@ function docWith(j: Journey): Y.Doc {
   const doc = new Y.Doc();
   applyJourneyToDoc(doc, j);
   return doc;
-}
-/** A replica of `doc` (as a fresh client would get it). */
-function replica(doc: Y.Doc): Y.Doc {
-  const copy = new Y.Doc();
-  Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
-  return copy;
-}
-function sync(a: Y.Doc, b: Y.Doc) {
-  Y.applyUpdate(b, Y.encodeStateAsUpdate(a, Y.encodeStateVector(b)));
-  Y.applyUpdate(a, Y.encodeStateAsUpdate(b, Y.encodeStateVector(a)));
 }
 function updatesOf(doc: Y.Doc, f: () => void): Uint8Array[] {
   const got: Uint8Array[] = [];

@@ -17,8 +17,8 @@ describe('migrateDoc', () => {
   it('stamps a document from before versioning (v0)', () => {
     const doc = new Y.Doc();
     doc.getMap('meta').set('kind', 'message');
-    expect(migrateDoc(doc)).toEqual({ status: 'migrated', kind: 'message', from: 0, to: 1 });
-    expect(doc.getMap('meta').get('schemaVersion')).toBe(1);
+    expect(migrateDoc(doc)).toEqual({ status: 'migrated', kind: 'message', from: 0, to: SCHEMA_VERSION.message });
+    expect(doc.getMap('meta').get('schemaVersion')).toBe(SCHEMA_VERSION.message);
   });
 
   it('runs the missing migrations in order, in one transaction', () => {

@@ -5,14 +5,16 @@
  *   (stepId → {x, y}, written when a drag ends; live dragging travels as awareness);
  * - segment: `nodes` (key → Y.Map of a group or condition; a group's `children` a Y.Array of keys,
  *   a condition's `multiSelect` a Y.Array of values merged as a set, since version 2);
- * - message: `content` (field → value).
+ * - message (version 2, messageDoc.ts): `settings` (setting → value), `languages` (language →
+ *   position), `variants` (id → Y.Map), `content` (`<variantId>/<language>` → Y.Map of fields, the
+ *   long texts as Y.Text).
  */
 import type { DocumentKind } from './names.ts';
 
 export const DOC_ROOTS = {
   journey: ['meta', 'steps', 'layout'],
   segment: ['meta', 'nodes'],
-  message: ['meta', 'content'],
+  message: ['meta', 'settings', 'languages', 'variants', 'content'],
 } as const satisfies Record<DocumentKind, readonly string[]>;
 export type DocRoot<K extends DocumentKind> = (typeof DOC_ROOTS)[K][number];
 
@@ -20,7 +22,7 @@ export type DocRoot<K extends DocumentKind> = (typeof DOC_ROOTS)[K][number];
 export const DOC_ROOT_VALUES: { [K in DocumentKind]: Record<DocRoot<K>, 'map' | 'json'> } = {
   journey: { meta: 'json', steps: 'map', layout: 'json' },
   segment: { meta: 'json', nodes: 'map' },
-  message: { meta: 'json', content: 'json' },
+  message: { meta: 'json', settings: 'json', languages: 'json', variants: 'map', content: 'map' },
 };
 
 export const META_KEYS = {
@@ -30,7 +32,7 @@ export const META_KEYS = {
 } as const satisfies Record<DocumentKind, readonly string[]>;
 
 /** The schema version this code writes, per kind. Older documents are migrated on load. */
-export const SCHEMA_VERSION = { journey: 1, segment: 2, message: 1 } as const satisfies Record<DocumentKind, number>;
+export const SCHEMA_VERSION = { journey: 1, segment: 2, message: 2 } as const satisfies Record<DocumentKind, number>;
 
 /** Largest live update (one edit, sent as it is made) the sync server accepts in one message. */
 export const MAX_UPDATE_BYTES = 512 * 1024;

@@ -5,6 +5,7 @@ import { reachable } from '../journey/graph.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
 import { applyJourneyToDoc, initialJourney, journeyFromDoc } from './journeyDoc.ts';
 import { revertKeepingStepsConnected } from './structuralUndo.ts';
+import { sync } from './testing.ts';
 
 const LOCAL = Symbol('local');
 const REPAIR = Symbol('repair');
@@ -13,10 +14,6 @@ const connected = (doc: Y.Doc) => {
   const j = journeyOf(doc);
   return reachable(j, [j.entryId ?? 'source']);
 };
-function sync(a: Y.Doc, b: Y.Doc) {
-  Y.applyUpdate(b, Y.encodeStateAsUpdate(a, Y.encodeStateVector(b)));
-  Y.applyUpdate(a, Y.encodeStateAsUpdate(b, Y.encodeStateVector(a)));
-}
 
 /** Ana inserts a step; Bea links hers after it; Ana sees it. */
 function scene() {

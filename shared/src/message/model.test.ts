@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommunicationType, MessageContent, communicationGroup, createMessageContent, fieldsFor, positionsFor } from './model.ts';
-import { validateMessage } from './validate.ts';
+import { CommunicationParameter, MessageDraft, createMessageDraft, evenShares, variantTypes } from './draft.ts';
+import { placeholdersIn, validateDraft, validateMessage } from './validate.ts';
 
 const codes = (c: MessageContent) => validateMessage(c).map((v) => `${v.code}:${v.path.join('.')}`);
 
@@ -48,5 +49,59 @@ describe('message content', () => {
     expect(codes({ ...banner, title: 'T', position: 'left' })).toEqual(['position_invalid:position']);
     expect(codes({ ...createMessageContent('coupon'), title: 'T' })).toEqual(['promo_code_missing:promo_code']);
     expect(codes(createMessageContent('blank'))).toEqual([]);
+  });
+});
+
+describe('message drafts', () => {
+  const known = {
+    tags: ['points'],
+    parameters: [
+      { name: 'communicationParameter__tone', label: 'Tone', type: 'valueSelection' as const, values: ['warm', 'formal'] },
+      { name: 'communicationParameter__note', label: 'Note', type: 'openText' as const, values: [] },
+    ],
+  };
+  const draftCodes = (d: MessageDraft) => validateDraft(d, known).map((v) => `${v.code}:${v.path.join('.')}${v.params?.name ? `:${v.params.name}` : ''}`);
+  const filledPush = (): MessageDraft => {
+    const d = createMessageDraft('push');
+    const content = (message: string) => ({ ...createMessageContent('push'), message });
+    return { ...d, name: 'Promo', target: { kind: 'segment', id: 's1' }, variants: [{ ...d.variants[0]!, content: { en: content('Hi {{ customer_id }}'), es: content('Hola {{points}}') } }] };
+  };
+
+  it('a new draft of every type parses, and an A/B test starts with two even variants', () => {
+    for (const type of CommunicationType.options) expect(MessageDraft.parse(createMessageDraft(type))).toEqual(createMessageDraft(type));
+    const ab = createMessageDraft('test_ab');
+    expect(ab.variants.map((v) => [v.id, v.share, v.content.en!.type])).toEqual([['A', 50, 'push'], ['B', 50, 'push']]);
+    expect(evenShares(3)).toEqual([34, 33, 33]);
+    expect(variantTypes()).not.toContain('test_ab');
+  });
+
+  it('checks every variant in every language, placeholders against known names, parameters, target and schedule', () => {
+    expect(draftCodes(filledPush())).toEqual([]);
+    expect(draftCodes(createMessageDraft('push'))).toEqual(['name_missing:name', 'target_missing:target', 'message_missing:variants.0.content.en.message', 'message_missing:variants.0.content.es.message']);
+    const d = filledPush();
+    const en = { ...d.variants[0]!.content.en!, title: '{{nickname}} and {{communicationParameter__tone}}' };
+    expect(draftCodes({ ...d, variants: [{ ...d.variants[0]!, content: { ...d.variants[0]!.content, en } }] })).toEqual(['placeholder_unknown:variants.0.content.en.title:nickname']);
+    expect(draftCodes({ ...d, languages: ['en', 'es', 'fr'] })).toEqual(['language_missing:variants.0.content.fr']);
+    expect(draftCodes({ ...d, defaultLanguage: 'de' })).toEqual(['default_language_invalid:defaultLanguage']);
+    expect(draftCodes({ ...d, parameters: { communicationParameter__tone: 'loud', communicationParameter__note: 'anything', communicationParameter__gone: 'x' } }))
+      .toEqual(['parameter_value_invalid:parameters.communicationParameter__tone:communicationParameter__tone', 'parameter_unknown:parameters.communicationParameter__gone:communicationParameter__gone']);
+    expect(draftCodes({ ...d, schedule: { kind: 'recurring', startsAt: '2026-12-01T09:00', basis: 'deviceLocal', frequency: 'weekly', endsAt: '2026-11-01T09:00' } })).toEqual(['schedule_end_before_start:schedule.endsAt']);
+    expect(draftCodes({ ...d, delivery: { frequencyCap: null, quietHours: { from: '22:00', to: '22:00' } } })).toEqual(['quiet_hours_empty:delivery.quietHours']);
+  });
+
+  it('an A/B test needs two variants whose shares sum to 100', () => {
+    const ab = createMessageDraft('test_ab');
+    const filled = { ...ab, name: 'AB', target: { kind: 'testDevices' as const }, variants: ab.variants.map((v) => ({ ...v, content: { en: { ...v.content.en!, message: 'x' }, es: { ...v.content.es!, message: 'y' } } })) };
+    expect(draftCodes(filled)).toEqual([]);
+    expect(draftCodes({ ...filled, variants: [{ ...filled.variants[0]!, share: 60 }, filled.variants[1]!] })).toEqual(['shares_not_100:variants']);
+    expect(draftCodes({ ...filled, variants: [{ ...filled.variants[0]!, share: 100 }] })).toEqual(['variants_too_few:variants']);
+    expect(placeholdersIn('{{a}} {{ b }} {c} {{}}')).toEqual(['a', 'b']);
+  });
+
+  it('parameter definitions: the reserved prefix, values only for a choice', () => {
+    expect(CommunicationParameter.safeParse({ name: 'communicationParameter__tone', label: 'T', type: 'valueSelection', values: ['a'] }).success).toBe(true);
+    expect(CommunicationParameter.safeParse({ name: 'tone', label: 'T', type: 'openText', values: [] }).success).toBe(false);
+    expect(CommunicationParameter.safeParse({ name: 'communicationParameter__tone', label: 'T', type: 'valueSelection', values: [] }).success).toBe(false);
+    expect(CommunicationParameter.safeParse({ name: 'communicationParameter__tone', label: 'T', type: 'openText', values: ['a'] }).success).toBe(false);
   });
 });

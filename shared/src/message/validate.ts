@@ -1,6 +1,7 @@
 /** Draft checks for message content (a first version; the spec lists no message rules). */
 import { z } from 'zod';
 import { Email, isAppSchemeUrl, isPublicUrl } from '../formats.ts';
+import type { CommunicationParameter, MessageDraft } from './draft.ts';
 import { communicationGroup, positionsFor, type MessageContent } from './model.ts';
 
 export const MessageViolationCode = z.enum([
@@ -52,5 +53,85 @@ export function validateMessage(c: MessageContent): MessageViolation[] {
     if (blank(b.text)) add('button_text_missing', 'buttons', i, 'text');
     if (b.action !== 'tap' && !isLinkTarget(b.target_url)) add('button_url_invalid', 'buttons', i, 'target_url');
   });
+  return out;
+}
+
+/** The placeholders every message may use; tags and communication parameters add theirs. */
+export const BUILT_IN_PLACEHOLDERS = ['customer_id', 'email', 'name', 'first_name', 'last_name'] as const;
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+/** The names written as `{{name}}` in a text, in order of appearance. */
+export function placeholdersIn(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
+}
+
+export const DraftViolationCode = z.enum([
+  'name_missing',
+  'target_missing',
+  'variants_too_few',
+  'shares_not_100',
+  'language_missing',
+  'default_language_invalid',
+  'placeholder_unknown',
+  'parameter_unknown',
+  'parameter_value_invalid',
+  'schedule_end_before_start',
+  'quiet_hours_empty',
+]);
+export type DraftViolationCode = z.infer<typeof DraftViolationCode>;
+
+export interface DraftViolation {
+  path: (string | number)[];
+  code: DraftViolationCode | MessageViolationCode;
+  params?: Record<string, string>;
+}
+
+/** What a draft is checked against: the app's tag names and communication parameters. */
+export interface DraftKnownNames {
+  tags: readonly string[];
+  parameters: readonly CommunicationParameter[];
+}
+
+const TEXT_FIELDS = ['title', 'message', 'subject', 'html_body', 'image_url', 'target_url', 'promo_code'] as const;
+
+/**
+ * Every problem of a draft (the editor shows them live, submit refuses while there are any): the
+ * content rules of each variant in each language (`validateMessage`), an A/B test's variants and
+ * shares, languages, placeholders against known names, parameters, target and schedule.
+ */
+export function validateDraft(d: MessageDraft, known: DraftKnownNames): DraftViolation[] {
+  const out: DraftViolation[] = [];
+  const add = (code: DraftViolation['code'], path: (string | number)[], params?: Record<string, string>) => out.push({ code, path, ...(params ? { params } : {}) });
+  if (blank(d.name)) add('name_missing', ['name']);
+  if (d.target.kind === 'none') add('target_missing', ['target']);
+  if (!d.languages.includes(d.defaultLanguage)) add('default_language_invalid', ['defaultLanguage']);
+  if (d.type === 'test_ab') {
+    if (d.variants.length < 2) add('variants_too_few', ['variants']);
+    if (d.variants.reduce((sum, v) => sum + v.share, 0) !== 100) add('shares_not_100', ['variants']);
+  }
+  const parameters = new Map(known.parameters.map((p) => [p.name, p]));
+  const names = new Set<string>([...BUILT_IN_PLACEHOLDERS, ...known.tags, ...parameters.keys()]);
+  d.variants.forEach((v, i) => {
+    for (const lang of d.languages) {
+      const content = v.content[lang];
+      if (!content) {
+        add('language_missing', ['variants', i, 'content', lang], { language: lang });
+        continue;
+      }
+      for (const p of validateMessage(content)) add(p.code, ['variants', i, 'content', lang, ...p.path]);
+      for (const field of TEXT_FIELDS) {
+        for (const name of placeholdersIn(content[field])) {
+          if (!names.has(name)) add('placeholder_unknown', ['variants', i, 'content', lang, field], { name });
+        }
+      }
+    }
+  });
+  for (const [name, value] of Object.entries(d.parameters)) {
+    const def = parameters.get(name);
+    if (!def) add('parameter_unknown', ['parameters', name], { name });
+    else if (def.type === 'valueSelection' && !def.values.includes(value)) add('parameter_value_invalid', ['parameters', name], { name });
+  }
+  if (d.schedule.kind === 'recurring' && d.schedule.endsAt !== null && d.schedule.endsAt <= d.schedule.startsAt) add('schedule_end_before_start', ['schedule', 'endsAt']);
+  if (d.delivery.quietHours && d.delivery.quietHours.from === d.delivery.quietHours.to) add('quiet_hours_empty', ['delivery', 'quietHours']);
   return out;
 }
