@@ -6,17 +6,14 @@
  */
 import { pino } from 'pino';
 import { boot, keepServing, loadConfig, stopOnSignals } from '@gd/api-server';
-import { announceToDoc, createSyncServer, openLiveDocState } from '@gd/sync-server';
+import { createSyncServer, inProcessLiveDocs } from '@gd/sync-server';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
 const api = await boot(config, log);
 const sync = createSyncServer({ db: api.db, secret: api.deps.secret, log, redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined });
 const detach = sync.attach(api.httpServer, '/collab');
-api.deps.liveDocs = {
-  read: async (name) => (await openLiveDocState(sync, name)).state,
-  announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
-};
+api.deps.liveDocs = inProcessLiveDocs(sync);
 console.log(api.banner());
 
 stopOnSignals(log, async () => {

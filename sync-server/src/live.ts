@@ -40,3 +40,16 @@ export async function openLiveDocState(server: SyncServer, name: string): Promis
 export function announceToDoc(server: SyncServer, name: string, payload: string): void {
   server.hocuspocus.documents.get(name)?.broadcastStateless(payload);
 }
+
+/**
+ * The API's live documents (`LiveDocReader`: `api.deps.liveDocs`) read from this sync server in the
+ * same process: what `npm start` (scripts/serve.ts) and the cross-service tests wire in. Typed by its
+ * shape, not as `LiveDocReader`: sync-server does not import api-server (nor the reverse); the
+ * composition root that assigns it to `api.deps.liveDocs` checks that the two match.
+ */
+export function inProcessLiveDocs(server: SyncServer): { read(name: string): Promise<Uint8Array>; announce(name: string, payload: string): Promise<void> } {
+  return {
+    read: async (name) => (await openLiveDocState(server, name)).state,
+    announce: (name, payload) => Promise.resolve(announceToDoc(server, name, payload)),
+  };
+}

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMPTY_SENTINEL, ErrorCode, OTHER_SENTINEL, fillPath, endpoints, rangeQuery, type EndpointName } from '@gd/shared';
+import { EMPTY_SENTINEL, ErrorCode, OTHER_SENTINEL, fillPath, endpoints, type EndpointName } from '@gd/shared';
 import {
   addMember, createTestApp, ingest, registerAccount, startTestApi, type ApiAnswer, type TestApi, type TestClient,
 } from '../../api-server/src/testing/harness.ts';
@@ -32,8 +32,7 @@ async function send(device: Record<string, unknown>, events: { name: string; tim
 }
 
 async function get<T>(client: TestClient, name: EndpointName, query: Record<string, string | number | boolean>, params: Record<string, string> = { appId: app.id }): Promise<T & ApiAnswer['body']> {
-  const answer = await client.raw('GET', `${fillPath(endpoints[name].path, params)}?${rangeQuery(query)}`);
-  return answer.body as T & ApiAnswer['body'];
+  return (await client.call(name, undefined, params, query)).body as T & ApiAnswer['body'];
 }
 const totalsOf = (series: Series[]) => new Map(series.map((s) => [s.key, s.total]));
 const exploreOf = (query: Record<string, string | number | boolean>) => get<ExploreBody>(owner.client, 'explore', { ...RANGE, ...query });
@@ -177,7 +176,7 @@ describe('events in the app time zone', () => {
       { startDay: '2025-01-01', endDay: '2025-01-02' },
     ];
     for (const query of cases) {
-      const answer = await owner.client.raw('GET', `${fillPath(endpoints.explore.path, { appId: app.id })}?${rangeQuery(query)}`);
+      const answer = await owner.client.call('explore', undefined, { appId: app.id }, query);
       expect(answer.body.code, JSON.stringify(query)).toBe(ErrorCode.MANDATORY);
     }
   });

@@ -13,14 +13,12 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import {
-  addStepAfter, applyJourneyToDoc, endpoints, fillPath, journeyFromDoc, rangeQuery, updateStep, type JourneyStep,
-} from '@gd/shared';
-import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
+import { addStepAfter, applyJourneyToDoc, journeyFromDoc, updateStep, type JourneyStep } from '@gd/shared';
+import { createSyncServer, inProcessLiveDocs, openLiveDocState, type SyncServer } from '@gd/sync-server';
 import { loadConfig } from '../../api-server/src/config.ts';
 import { startServer, type RunningServer } from '../../api-server/src/server.ts';
 import { TestClient, createTestApp, ingest, registerAccount } from '../../api-server/src/testing/harness.ts';
-import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
+import { openApiDoc, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'gd-embedded-flows-'));
 const docs: DocClient[] = [];
@@ -34,10 +32,7 @@ async function startProduct(): Promise<Running> {
   const api = await startServer(loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { log, worker: false });
   const sync = createSyncServer({ db: api.db, secret: api.deps.secret, log, debounceMs: 200, maxDebounceMs: 1000 });
   const detach = sync.attach(api.httpServer, '/collab');
-  api.deps.liveDocs = {
-    read: async (name) => (await openLiveDocState(sync, name)).state,
-    announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
-  };
+  api.deps.liveDocs = inProcessLiveDocs(sync);
   return {
     api, sync,
     async stop() {
@@ -47,20 +42,6 @@ async function startProduct(): Promise<Running> {
       await api.stop();
     },
   };
-}
-
-async function get<T>(client: TestClient, name: keyof typeof endpoints, params: Record<string, string>, query: Record<string, string | number | boolean> = {}): Promise<T> {
-  const answer = await client.raw('GET', `${fillPath(endpoints[name].path, params)}?${rangeQuery(query)}`);
-  if (answer.body.status !== 'OK') throw new Error(`${name} answered ${JSON.stringify(answer.body)}`);
-  return answer.body as T;
-}
-
-async function openDoc(client: TestClient, name: string): Promise<DocClient> {
-  const first = await client.ok<{ url: string }>('docToken', { name });
-  const doc = openClient({ url: first.url, name, token: async () => (await client.ok<{ token: string }>('docToken', { name })).token });
-  docs.push(doc);
-  await waitFor(() => synced(doc), 'document synced');
-  return doc;
 }
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -92,22 +73,22 @@ it('runs the main flows on the embedded database and keeps co-edited journeys ac
 
     // The event list and explore see them.
     const range = { startDay: day(-1), endDay: day(1) };
-    const { events } = await get<{ events: { name: string; events: number; people: number | null }[] }>(client, 'listEvents', { appId }, range);
+    const { events } = await client.ok<{ events: { name: string; events: number; people: number | null }[] }>('listEvents', undefined, { appId }, range);
     expect(events.find((e) => e.name === 'purchase')).toMatchObject({ events: 2, people: 1 });
-    const explored = await get<{ series: { total: number }[] }>(client, 'explore', { appId }, { ...range, event: 'purchase', metric: 'revenue' });
+    const explored = await client.ok<{ series: { total: number }[] }>('explore', undefined, { appId }, { ...range, event: 'purchase', metric: 'revenue' });
     expect(explored.series[0]?.total).toBe(20);
 
     // People: found by customer id, with the purchases on the profile's timeline.
-    const { people } = await get<{ people: { id: string; customerId: string | null }[] }>(client, 'searchPeople', { appId }, { q: 'buyer-1' });
+    const { people } = await client.ok<{ people: { id: string; customerId: string | null }[] }>('searchPeople', undefined, { appId }, { q: 'buyer-1' });
     expect(people.map((p) => p.customerId)).toEqual(['buyer-1']);
-    const timeline = await get<{ events: { name: string }[] }>(client, 'personTimeline', { appId, personId: people[0]!.id });
+    const timeline = await client.ok<{ events: { name: string }[] }>('personTimeline', undefined, { appId, personId: people[0]!.id });
     expect(timeline.events.map((e) => e.name)).toEqual(['purchase', 'purchase']);
 
     // A journey co-edited by two editors over WebSockets, then launched from the live document.
     const { journey } = await client.ok<{ journey: { id: string; docName: string } }>('createJourney', { name: 'Embedded journey' }, { appId });
     journeyId = journey.id;
     docName = journey.docName;
-    const [a, b] = [await openDoc(client, docName), await openDoc(client, docName)];
+    const [a, b] = [await openApiDoc(client, docName, docs), await openApiDoc(client, docName, docs)];
     const before = journeyFromDoc(a.doc);
     const entryId = before.entryId!;
     const source = before.steps.find((s) => s.id === entryId)!;
@@ -139,7 +120,7 @@ it('runs the main flows on the embedded database and keeps co-edited journeys ac
     // The session cookie still works after the restart, and the journey reads as changed since launch.
     const again = new TestClient(product.api.url);
     again.cookies = client!.cookies;
-    const { journeys } = await get<{ journeys: { id: string; status: string; draftChanged: boolean }[] }>(again, 'listJourneys', { appId: appId! });
+    const { journeys } = await again.ok<{ journeys: { id: string; status: string; draftChanged: boolean }[] }>('listJourneys', undefined, { appId: appId! });
     expect(journeys.find((j) => j.id === journeyId!)).toMatchObject({ status: 'live', draftChanged: true });
   } finally {
     await product.stop();

@@ -5,7 +5,7 @@
  * count computed from the generated requests alone (ExpectedCounts), never from the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMPTY_SENTINEL, OTHER_SENTINEL, endpoints, fillPath, rangeQuery, type EndpointName } from '@gd/shared';
+import { EMPTY_SENTINEL, OTHER_SENTINEL, type EndpointName } from '@gd/shared';
 import { createTestApp, registerAccount, startTestApi, type TestApi } from '../../api-server/src/testing/harness.ts';
 import { sendPeople } from '../../api-server/src/seed/behaviour.ts';
 import { ExpectedCounts, addDays, generatePeople, type Dimension, type GeneratedPerson, type GeneratorConfig } from '../../api-server/src/seed/generator/index.ts';
@@ -24,11 +24,7 @@ const people: GeneratedPerson[] = [...generatePeople(config)];
 const expected = new ExpectedCounts(config.timezone);
 for (const p of people) expected.addPerson(p);
 
-async function get<T>(name: EndpointName, query: Record<string, string | number | boolean>): Promise<T> {
-  const answer = await owner.client.raw('GET', `${fillPath(endpoints[name].path, { appId: app.id })}?${rangeQuery({ ...RANGE, ...query })}`);
-  expect(answer.body.status, JSON.stringify(answer.body)).toBe('OK');
-  return answer.body as T;
-}
+const get = <T>(name: EndpointName, query: Record<string, string | number | boolean>) => owner.client.ok<T>(name, undefined, { appId: app.id }, { ...RANGE, ...query });
 const explore = (query: Record<string, string | number | boolean>) => get<ExploreBody>('explore', { timeGroup: 'day', ...query });
 const cents = (n: number) => Math.round(n * 100);
 

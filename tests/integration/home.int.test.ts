@@ -7,11 +7,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, applyJourneyToDoc, fillPath, endpoints, journeyFromDoc, rangeQuery, updateStep, type AttentionItem, type HomeAttention, type HomeSummary, type JourneyStep } from '@gd/shared';
-import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
-import { TestClient, addMember, createTestApp, ingest, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
+import { ErrorCode, type AttentionItem, type HomeAttention, type HomeSummary, type JourneyStep } from '@gd/shared';
+import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
+import { addMember, createTestApp, ingest, registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
 import { single } from '../../api-server/src/features/segments/testing/data.ts';
-import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
+import { editJourneySource, openApiDoc, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
 let api: TestApi;
 let sync: SyncServer;
@@ -28,35 +28,15 @@ async function send(appKey: string, events: Event[]) {
   expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ status: 'OK', rejected: [] });
 }
 
-async function summary(client: TestClient, appId: string, query: Record<string, string> = RANGE) {
-  return client.raw('GET', `${fillPath(endpoints.getHomeSummary.path, { appId })}${Object.keys(query).length ? `?${rangeQuery(query)}` : ''}`);
-}
+const summary = (client: TestClient, appId: string, query: Record<string, string> = RANGE) => client.call('getHomeSummary', undefined, { appId }, query);
 const figuresOf = async (query: Record<string, string> = RANGE, appId = app.id) => (await summary(owner.client, appId, query)).body as unknown as HomeSummary & { status: string };
 const attentionOf = (client: TestClient, appId = app.id) => client.ok<HomeAttention>('getHomeAttention', undefined, { appId });
-
-async function openDoc(client: TestClient, name: string): Promise<DocClient> {
-  const first = await client.ok<{ url: string }>('docToken', { name });
-  const doc = openClient({ url: first.url, name, token: async () => (await client.ok<{ token: string }>('docToken', { name })).token });
-  docs.push(doc);
-  await waitFor(() => synced(doc), 'document synced');
-  return doc;
-}
-
-async function editSource(doc: DocClient, change: (s: JourneyStep) => JourneyStep) {
-  const journey = journeyFromDoc(doc.doc);
-  const source = journey.steps.find((s) => s.id === journey.entryId)!;
-  applyJourneyToDoc(doc.doc, updateStep(journey, change(source)));
-  await waitFor(() => !doc.provider.hasUnsyncedChanges, 'edit acknowledged');
-}
 
 beforeAll(async () => {
   api = await startTestApi({ JOB_QUEUE: `it-home-${randomBytes(4).toString('hex')}` });
   sync = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 200, maxDebounceMs: 1000 });
   sync.attach(api.httpServer, '/collab');
-  api.deps.liveDocs = {
-    read: async (name) => (await openLiveDocState(sync, name)).state,
-    announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
-  };
+  api.deps.liveDocs = inProcessLiveDocs(sync);
   owner = await registerAccount(api);
   app = await createTestApp(owner.client, { timezone: 'America/New_York' });
 
@@ -171,12 +151,12 @@ describe('needs attention', () => {
 
     // Two live journeys: one starts on the Base audience, the other on an event.
     const { journey: onAudience } = await owner.client.ok<{ journey: { id: string; docName: string } }>('createJourney', { name: 'On Base' }, p());
-    const audienceDoc = await openDoc(owner.client, onAudience.docName);
-    await editSource(audienceDoc, (s) => ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId: base.id } as JourneyStep));
+    const audienceDoc = await openApiDoc(owner.client, onAudience.docName, docs);
+    await editJourneySource(audienceDoc, (s) => ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId: base.id } as JourneyStep));
     await owner.client.ok('launchJourney', undefined, p({ journeyId: onAudience.id }));
     const { journey: onEvent } = await owner.client.ok<{ journey: { id: string; docName: string } }>('createJourney', { name: 'On purchase' }, p());
-    const eventDoc = await openDoc(owner.client, onEvent.docName);
-    await editSource(eventDoc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+    const eventDoc = await openApiDoc(owner.client, onEvent.docName, docs);
+    await editJourneySource(eventDoc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
     await owner.client.ok('launchJourney', undefined, p({ journeyId: onEvent.id }));
     expect((await attentionOf(owner.client, target.id)).items).toEqual([]);
 
@@ -184,7 +164,7 @@ describe('needs attention', () => {
     // other journey is edited and not launched again, and an import fails.
     await owner.client.ok('deleteAudience', undefined, p({ audienceId: base.id }));
     await owner.client.ok('refreshAudience', undefined, p({ audienceId: derived.id }));
-    await editSource(eventDoc, (s) => ({ ...s, eventIds: ['purchase', 'gd_install'] } as JourneyStep));
+    await editJourneySource(eventDoc, (s) => ({ ...s, eventIds: ['purchase', 'gd_install'] } as JourneyStep));
     const { task } = await owner.client.ok<{ task: { id: string; audienceId: string } }>('createImportTask', {
       name: 'Broken file', source: { type: 'csv', csvContent: 'customer_id,email\nc-1,a\n"c-2,b\n' },
     }, p());
@@ -208,11 +188,7 @@ describe('needs attention', () => {
     // A role that may see only its own journeys: nothing of the owner's, and no other area looked at.
     const roleId = randomUUID();
     await owner.client.ok('putRole', { name: `Own journeys ${roleId.slice(0, 6)}`, userType: 79, grants: ['ui:journey.view:owner'] }, { roleId });
-    const email = uniqueEmail('own-journeys');
-    await owner.client.ok('addUser', { name: 'Own journeys', email, roleId });
-    const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)?.[1] ?? '');
-    const limited = new TestClient(api.url);
-    await limited.ok('autoLogin', { token });
+    const limited = await addMember(api, owner.client, { roleId });
     expect(await attentionOf(limited, target.id)).toMatchObject({ items: [], checked: { journeys: true, audiences: false, imports: false } });
     expect((await summary(limited, target.id)).body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
 
@@ -221,5 +197,42 @@ describe('needs attention', () => {
     const seen = await attentionOf(analyst, target.id);
     expect(seen.checked).toEqual({ journeys: true, audiences: true, imports: true });
     expect(seen.items.map((i) => i.type)).toEqual(['journey_problems', 'audience_error', 'import_failed']);
+  });
+
+  it('gives each of several live journeys exactly its own problems', async () => {
+    const target = await createTestApp(owner.client);
+    const p = (extra: Record<string, string> = {}) => ({ appId: target.id, ...extra });
+    await send(target.appKey, [{ name: 'purchase', time: new Date().toISOString() }]);
+    const audience = async (name: string) =>
+      (await owner.client.ok<{ audience: { id: string } }>('createAudience', { name, source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, p())).audience.id;
+    const [first, second] = [await audience('First'), await audience('Second')];
+    const { tag } = await owner.client.ok<{ tag: { id: string } }>('createTag', { name: 'plan', kind: 'user_tag', valueType: 'text' }, p());
+
+    // Four live journeys: on each audience, on people with the tag (the entry's own conditions), on an event.
+    const launched = async (name: string, source: (s: JourneyStep) => JourneyStep) => {
+      const { journey } = await owner.client.ok<{ journey: { id: string; docName: string } }>('createJourney', { name }, p());
+      await editJourneySource(await openApiDoc(owner.client, journey.docName, docs), source);
+      await owner.client.ok('launchJourney', undefined, p({ journeyId: journey.id }));
+      return journey.id;
+    };
+    const onAudience = (audienceId: string) => (s: JourneyStep) => ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId, segment: null } as JourneyStep);
+    const onFirst = await launched('On First', onAudience(first));
+    const onSecond = await launched('On Second', onAudience(second));
+    const onTag = await launched('Tagged', (s) => ({
+      id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId: null, segment: single({ type: 'user_tag', id: tag.id, condition: 'is_set' }),
+    } as JourneyStep));
+    await launched('On purchase', (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+    expect((await attentionOf(owner.client, target.id)).items).toEqual([]);
+
+    // Since launch: both audiences and the tag are deleted.
+    await owner.client.ok('deleteAudience', undefined, p({ audienceId: first }));
+    await owner.client.ok('deleteAudience', undefined, p({ audienceId: second }));
+    await owner.client.ok('deleteTag', undefined, p({ tagId: tag.id }));
+    const problems = Object.fromEntries((await attentionOf(owner.client, target.id)).items.map((i) => [i.type === 'journey_problems' ? i.journeyId : i.type, i.type === 'journey_problems' ? i.problems : null]));
+    expect(problems).toEqual({
+      [onFirst]: [{ stepId: expect.any(String), path: 'audienceId', code: 'audience_not_found', params: { id: first } }],
+      [onSecond]: [{ stepId: expect.any(String), path: 'audienceId', code: 'audience_not_found', params: { id: second } }],
+      [onTag]: [{ stepId: expect.any(String), path: 'segment', code: 'segment_reference_missing' }],
+    });
   });
 });

@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { randomUUID } from 'node:crypto';
-import { DOC_SUMMARY_CHANGED, ErrorCode, addStepAfter, applyJourneyToDoc, createConditionNode, createGroupNode, journeyFingerprint, journeyFromDoc, normalizeJourney, updateStep, type JourneyStep, type Segment } from '@gd/shared';
-import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
+import { DOC_SUMMARY_CHANGED, ErrorCode, addStepAfter, applyJourneyToDoc, journeyFingerprint, journeyFromDoc, normalizeJourney, updateStep, type JourneyStep } from '@gd/shared';
+import { createSyncServer, inProcessLiveDocs, openLiveDocState, type SyncServer } from '@gd/sync-server';
 import { remoteLiveDocs } from '../../api-server/src/features/documents/liveDocs.ts';
-import { STRONG_PASSWORD, TestClient, ingest, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
-import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
+import { single } from '../../api-server/src/features/segments/testing/data.ts';
+import { addMember, ingest, registerAccount, startTestApi, type TestApi } from '../../api-server/src/testing/harness.ts';
+import { editJourneySource, openApiDoc, openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
 interface Summary { id: string; name: string; status: string; docName: string; liveVersion: number | null; draftChanged: boolean }
 
@@ -19,44 +20,13 @@ let owner: Awaited<ReturnType<typeof registerAccount>>;
 let appId: string;
 const docs: DocClient[] = [];
 
-async function member(builtIn: string) {
-  const email = uniqueEmail(builtIn);
-  const { roles } = await owner.client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
-  await owner.client.ok('addUser', { name: builtIn, email, roleId: roles.find((r) => r.builtIn === builtIn)!.id });
-  const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)![1]!);
-  const client = new TestClient(api.url);
-  await client.ok('autoLogin', { token });
-  await client.ok('changePassword', { newPassword: STRONG_PASSWORD });
-  return client;
-}
-
-async function openDoc(client: TestClient, name: string): Promise<DocClient & { access: string }> {
-  const first = await client.ok<{ token: string; access: string; url: string }>('docToken', { name });
-  const doc = openClient({
-    url: first.url, name,
-    token: async () => (await client.ok<{ token: string }>('docToken', { name })).token,
-  });
-  docs.push(doc);
-  await waitFor(() => synced(doc), 'document synced');
-  return Object.assign(doc, { access: first.access });
-}
-
-/** Applies a change to the source step through the provider, and waits until the server has it. */
-async function editSource(doc: DocClient, change: (s: JourneyStep) => JourneyStep) {
-  const journey = journeyFromDoc(doc.doc);
-  const source = journey.steps.find((s) => s.id === journey.entryId)!;
-  applyJourneyToDoc(doc.doc, updateStep(journey, change(source)));
-  await waitFor(() => !doc.provider.hasUnsyncedChanges, 'edit acknowledged');
-}
+const member = (builtIn: string) => addMember(api, owner.client, builtIn);
 
 beforeAll(async () => {
   api = await startTestApi();
   sync = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 200, maxDebounceMs: 1000 });
   sync.attach(api.httpServer, '/collab');
-  api.deps.liveDocs = {
-    read: async (name) => (await openLiveDocState(sync, name)).state,
-    announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
-  };
+  api.deps.liveDocs = inProcessLiveDocs(sync);
   owner = await registerAccount(api);
   const created = (await owner.client.ok<{ app: { id: string; appKey: string } }>('createApp', { name: 'Journeys', os: 'iOS' })).app;
   appId = created.id;
@@ -74,7 +44,7 @@ describe('journeys', () => {
   it('a new journey opens with server-made content, refuses to launch with its problems, launches once fixed', async () => {
     const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Welcome series' }, { appId });
     expect(journey).toMatchObject({ status: 'draft', liveVersion: null, draftChanged: false });
-    const doc = await openDoc(owner.client, journey.docName);
+    const doc = await openApiDoc(owner.client, journey.docName, docs);
     expect(doc.access).toBe('write');
     expect(journeyFromDoc(doc.doc).steps.map((s) => s.type).sort()).toEqual(['end', 'sourceEvents']);
 
@@ -83,7 +53,7 @@ describe('journeys', () => {
     expect(JSON.stringify(refused.body.details)).toContain('source_events_missing');
 
     // The fix is live on the sync server but not yet stored: launch must still see it.
-    await editSource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
     const launched = await owner.client.ok<{ journey: Summary; version: number }>('launchJourney', undefined, { appId, journeyId: journey.id });
     expect(launched).toMatchObject({ version: 1, journey: { status: 'live', liveVersion: 1 } });
     const stored = await api.db.query<{ definition: { steps: { type: string; eventIds?: string[] }[] } }>(
@@ -102,7 +72,7 @@ describe('journeys', () => {
     // Launched only as reviewed: someone's edit after the review refuses the launch (nothing is
     // written); the journey as it is now launches.
     const reviewed = await journeyFingerprint(normalizeJourney(journeyFromDoc(doc.doc)));
-    await editSource(doc, (s) => ({ ...s, eventIds: ['purchase', 'refund'] } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase', 'refund'] } as JourneyStep));
     const stale = await owner.client.call('launchJourney', { reviewed }, { appId, journeyId: journey.id });
     expect(stale.httpStatus).toBe(409);
     expect(stale.body).toMatchObject({ status: 'KO', details: [{ path: 'reviewed', message: 'changed_since_review' }] });
@@ -112,7 +82,7 @@ describe('journeys', () => {
     expect((await owner.client.call('launchJourney', { reviewed: 'not-a-fingerprint' }, { appId, journeyId: journey.id })).body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'reviewed' }] });
 
     // A later edit makes the draft differ from the live version once stored.
-    await editSource(doc, (s) => ({ ...s, eventIds: ['purchase', 'register'] } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase', 'register'] } as JourneyStep));
     await waitFor(async () => {
       const { journeys } = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
       return journeys.find((j) => j.id === journey.id)?.draftChanged === true;
@@ -122,44 +92,44 @@ describe('journeys', () => {
     await owner.client.ok('stopJourney', undefined, { appId, journeyId: journey.id });
     const current = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
     expect(current.journeys.map((j) => j.id)).not.toContain(journey.id);
-    const all = await owner.client.raw('GET', `/apps/${appId}/journeys?scope=all`);
+    const all = await owner.client.call('listJourneys', undefined, { appId }, { scope: 'all' });
     expect((all.body.journeys as Summary[]).find((j) => j.id === journey.id)?.status).toBe('stopped');
   });
 
   it('launch refuses what the app does not have: an audience id, an event outside the catalogue, an audience a condition names', async () => {
     const { app } = await owner.client.ok<{ app: { id: string; appKey: string } }>('createApp', { name: 'References', os: 'Android' }, {});
     const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'On references' }, { appId: app.id });
-    const doc = await openDoc(owner.client, journey.docName);
+    const doc = await openApiDoc(owner.client, journey.docName, docs);
     const launch = () => owner.client.call('launchJourney', undefined, { appId: app.id, journeyId: journey.id });
     const details = async () => ((await launch()).body.details as { path: string; message: string }[] | undefined) ?? [];
 
     // An event the app never sent nor defined.
-    await editSource(doc, (s) => ({ ...s, eventIds: ['never_sent'] } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, eventIds: ['never_sent'] } as JourneyStep));
     expect(await details()).toEqual([{ path: 'steps.source.eventIds', message: 'event_not_found' }]);
     // Once the app has sent it, it is in the catalogue; built-in events always are.
     await ingest(api, app.appKey, 'ingestBatch', { device: { id: 'ref-device-0001' }, events: [{ id: 'r-1', name: 'never_sent', time: new Date().toISOString() }] });
-    await editSource(doc, (s) => ({ ...s, eventIds: ['never_sent', 'gd_install'] } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, eventIds: ['never_sent', 'gd_install'] } as JourneyStep));
     expect((await launch()).body).toMatchObject({ status: 'OK', version: 1 });
 
     // An audience entry on an audience id that does not exist ("Android" was typed by hand).
-    await editSource(doc, (s) => ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId: 'Android' } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId: 'Android' } as JourneyStep));
     expect(await details()).toEqual([{ path: 'steps.source.audienceId', message: 'audience_not_found' }]);
     const { audience } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Real audience', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId: app.id });
-    await editSource(doc, (s) => ({ ...s, audienceId: audience.id } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, audienceId: audience.id } as JourneyStep));
     expect((await launch()).body).toMatchObject({ status: 'OK', version: 2 });
     // Another app's audience does not exist here.
     const { audience: foreign } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Elsewhere', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId });
-    await editSource(doc, (s) => ({ ...s, audienceId: foreign.id } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, audienceId: foreign.id } as JourneyStep));
     expect(await details()).toEqual([{ path: 'steps.source.audienceId', message: 'audience_not_found' }]);
 
     // A split whose first path is for the members of an audience: launches while the audience
     // exists, and is refused on that path once the audience is deleted.
-    await editSource(doc, (s) => ({ ...s, audienceId: audience.id } as JourneyStep));
+    await editJourneySource(doc, (s) => ({ ...s, audienceId: audience.id } as JourneyStep));
     const { audience: named } = await owner.client.ok<{ audience: { id: string } }>('createAudience', { name: 'Named by a split', source: { from: 'rules', rules: [{ kind: 'registered_yesterday' }] } }, { appId: app.id });
     const splitId = randomUUID();
     let edited = addStepAfter(journeyFromDoc(doc.doc), journeyFromDoc(doc.doc).entryId!, null, 'flowSplit', splitId);
     const split = edited.steps.find((s) => s.id === splitId) as Extract<JourneyStep, { type: 'flowSplit' }>;
-    const members: Segment = { rootKey: 'root', nodes: [{ ...createGroupNode('root'), children: ['c1'] }, createConditionNode('c1', { type: 'attribute', id: 'audience', condition: 'in_audience', input: named.id })] };
+    const members = single({ type: 'attribute', id: 'audience', condition: 'in_audience', input: named.id });
     edited = updateStep(edited, { ...split, paths: split.paths.map((p, i) => (i === 0 ? { ...p, segment: members } : p)) });
     applyJourneyToDoc(doc.doc, edited);
     await waitFor(() => !doc.provider.hasUnsyncedChanges, 'split acknowledged');
@@ -170,15 +140,15 @@ describe('journeys', () => {
 
   it('clone forks the live content into a new document', async () => {
     const { journey } = await owner.client.ok<{ journey: Summary }>('createJourney', { name: 'Original' }, { appId });
-    const doc = await openDoc(owner.client, journey.docName);
-    await editSource(doc, (s) => ({ ...s, eventIds: ['cart_abandoned'] } as JourneyStep));
+    const doc = await openApiDoc(owner.client, journey.docName, docs);
+    await editJourneySource(doc, (s) => ({ ...s, eventIds: ['cart_abandoned'] } as JourneyStep));
     const { journey: copy } = await owner.client.ok<{ journey: Summary }>('cloneJourney', { name: 'Copy' }, { appId, journeyId: journey.id });
     expect(copy.docName).not.toBe(journey.docName);
-    const cloneDoc = await openDoc(owner.client, copy.docName);
+    const cloneDoc = await openApiDoc(owner.client, copy.docName, docs);
     const source = journeyFromDoc(cloneDoc.doc).steps.find((s) => s.type === 'sourceEvents');
     expect(source).toMatchObject({ eventIds: ['cart_abandoned'] });
     // Editing the copy leaves the original alone.
-    await editSource(cloneDoc, (s) => ({ ...s, eventIds: ['other'] } as JourneyStep));
+    await editJourneySource(cloneDoc, (s) => ({ ...s, eventIds: ['other'] } as JourneyStep));
     const live = new Y.Doc();
     Y.applyUpdate(live, (await openLiveDocState(sync, journey.docName)).state);
     expect(journeyFromDoc(live).steps.find((s) => s.type === 'sourceEvents')).toMatchObject({ eventIds: ['cart_abandoned'] });
@@ -199,7 +169,7 @@ describe('journeys', () => {
     expect((await analyst.call('createJourney', { name: 'Nope' }, { appId })).body.code).toBe(ErrorCode.NO_PERMISSION);
     const { journeys } = await author.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
     expect(journeys.map((j) => j.name)).toEqual(expect.arrayContaining(['Author draft 2', 'Owner only']));
-    const mineOnly = await author.raw('GET', `/apps/${appId}/journeys?owner=me`);
+    const mineOnly = await author.call('listJourneys', undefined, { appId }, { owner: 'me' });
     expect((mineOnly.body.journeys as Summary[]).map((j) => j.name)).toEqual(['Author draft 2']);
   });
 
@@ -225,7 +195,7 @@ describe('journeys', () => {
       const heard: string[] = [];
       doc.provider.on('stateless', ({ payload }: { payload: string }) => heard.push(payload));
       // Not stored yet (a minute of debounce): only the live document has the fix.
-      await editSource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+      await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
       const launched = await owner.client.ok<{ journey: Summary; version: number }>('launchJourney', undefined, { appId, journeyId: journey.id });
       expect(launched).toMatchObject({ version: 1, journey: { status: 'live' } });
       await waitFor(() => heard.includes(DOC_SUMMARY_CHANGED), 'the editor heard of the launch');
@@ -256,7 +226,7 @@ describe('journeys', () => {
       const doc = openClient({ url, name: journey.docName, token: async () => (await owner.client.ok<{ token: string }>('docToken', { name: journey.docName })).token });
       docs.push(doc);
       await waitFor(() => synced(doc), 'document synced');
-      await editSource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+      await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
       await first.shutdown(); // stores what it holds, then the port is closed
 
       const refused = await owner.client.call('launchJourney', undefined, { appId, journeyId: journey.id });

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, PEOPLE_LIMITS, fillPath, endpoints, type PersonSummary, type ResponseOf, type TimelineEvent } from '@gd/shared';
+import { ErrorCode, PEOPLE_LIMITS, type PersonSummary, type ResponseOf, type TimelineEvent } from '@gd/shared';
 import {
-  TestClient, createTestApp, ingest, registerAccount, startTestApi, type ApiAnswer, type TestApi,
+  TestClient, createTestApp, ingest, registerAccount, startTestApi, type TestApi,
 } from '../../api-server/src/testing/harness.ts';
 
 let api: TestApi;
@@ -26,13 +26,8 @@ async function freshApp() {
   return { client: owner.client, app };
 }
 
-/** GET one of the people endpoints with a query string, as the browser client would. */
-function get(client: TestClient, name: 'searchPeople' | 'getPerson' | 'personTimeline', params: Record<string, string>, query: Record<string, string> = {}): Promise<ApiAnswer> {
-  const qs = new URLSearchParams(query).toString();
-  return client.raw('GET', `${fillPath(endpoints[name].path, params)}${qs ? `?${qs}` : ''}`);
-}
 async function search(client: TestClient, app: App, q: string): Promise<PersonSummary[]> {
-  const answer = await get(client, 'searchPeople', { appId: app.id }, { q });
+  const answer = await client.call('searchPeople', undefined, { appId: app.id }, { q });
   expect(answer.body.status).toBe('OK');
   return answer.body.people as PersonSummary[];
 }
@@ -97,7 +92,7 @@ describe('searching people', () => {
 
   it('refuses a search text longer than the limit with 10001', async () => {
     const { client, app } = await freshApp();
-    const answer = await get(client, 'searchPeople', { appId: app.id }, { q: 'x'.repeat(PEOPLE_LIMITS.maxQueryLength + 1) });
+    const answer = await client.call('searchPeople', undefined, { appId: app.id }, { q: 'x'.repeat(PEOPLE_LIMITS.maxQueryLength + 1) });
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY });
   });
 });
@@ -125,7 +120,7 @@ describe('a person profile', () => {
     const tags = await ingest(api, app.appKey, 'ingestProfile', { device: phone, tags: { level: 7, nickname: 'Sev', joined: '2024-01-02' } });
     expect(tags.body).toMatchObject({ status: 'OK' });
 
-    const answer = await get(client, 'getPerson', { appId: app.id, personId });
+    const answer = await client.call('getPerson', undefined, { appId: app.id, personId });
     expect(answer.body.status).toBe('OK');
     const body = answer.body as unknown as ResponseOf<'getPerson'>;
     expect(body).toMatchObject({ requestedId: personId, merged: false });
@@ -164,9 +159,9 @@ describe('a person profile', () => {
     const [elsewhere] = await search(client, sibling, d.id);
     expect(elsewhere).toBeDefined();
     for (const personId of [elsewhere?.id ?? '', '999999999999', 'abc', '99999999999999999999']) {
-      const answer = await get(client, 'getPerson', { appId: app.id, personId });
+      const answer = await client.call('getPerson', undefined, { appId: app.id, personId });
       expect(answer.body, personId).toMatchObject({ status: 'KO', code: ErrorCode.NOT_EXIST });
-      const timeline = await get(client, 'personTimeline', { appId: app.id, personId });
+      const timeline = await client.call('personTimeline', undefined, { appId: app.id, personId });
       expect(timeline.body, personId).toMatchObject({ status: 'KO', code: ErrorCode.NOT_EXIST });
     }
   });
@@ -181,28 +176,28 @@ describe('who may read people', () => {
     const stranger = await registerAccount(api);
     const strangerApp = await createTestApp(stranger.client);
     for (const [name, params] of [['searchPeople', { appId: app.id }], ['getPerson', { appId: app.id, personId }], ['personTimeline', { appId: app.id, personId }]] as const) {
-      const answer = await get(stranger.client, name, params, name === 'searchPeople' ? { q: 'private-customer' } : {});
+      const answer = await stranger.client.call(name, undefined, params, name === 'searchPeople' ? { q: 'private-customer' } : undefined);
       expect(answer.body, name).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
     }
     // Their own app does not reach the person either.
     expect(await search(stranger.client, strangerApp, 'private-customer')).toEqual([]);
-    const viaOwnApp = await get(stranger.client, 'getPerson', { appId: strangerApp.id, personId });
+    const viaOwnApp = await stranger.client.call('getPerson', undefined, { appId: strangerApp.id, personId });
     expect(viaOwnApp.body).toMatchObject({ status: 'KO', code: ErrorCode.NOT_EXIST });
     // The owner still can.
-    expect((await get(client, 'getPerson', { appId: app.id, personId })).body.status).toBe('OK');
+    expect((await client.call('getPerson', undefined, { appId: app.id, personId })).body.status).toBe('OK');
   });
 
   it('answers 10004 when the app withholds the people screen', async () => {
     const { client, app } = await freshApp();
     await client.ok('updateApp', { name: 'Restricted', os: 'Android', timezone: 'UTC', restricted: ['route:/behavior/people'] }, { appId: app.id });
-    const answer = await get(client, 'searchPeople', { appId: app.id }, { q: '' });
+    const answer = await client.call('searchPeople', undefined, { appId: app.id }, { q: '' });
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
   });
 
   it('refuses a call without a session', async () => {
     const { app } = await freshApp();
     const anonymous = new TestClient(api.url);
-    const answer = await get(anonymous, 'searchPeople', { appId: app.id });
+    const answer = await anonymous.call('searchPeople', undefined, { appId: app.id });
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.ACCESS_TOKEN_MISSING });
   });
 });
@@ -223,7 +218,7 @@ describe('the timeline', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const answer = await get(client, 'personTimeline', { appId: app.id, personId: person.id }, cursor ? { cursor } : {});
+      const answer = await client.call('personTimeline', undefined, { appId: app.id, personId: person.id }, cursor ? { cursor } : {});
       expect(answer.body.status).toBe('OK');
       const page = answer.body.events as TimelineEvent[];
       expect(page.length).toBeLessThanOrEqual(PEOPLE_LIMITS.timelinePage);
@@ -240,7 +235,7 @@ describe('the timeline', () => {
     const sessions: TimelineEvent[] = [];
     cursor = null;
     do {
-      const answer = await get(client, 'personTimeline', { appId: app.id, personId: person.id }, { name: 'gd_start_session', ...(cursor ? { cursor } : {}) });
+      const answer = await client.call('personTimeline', undefined, { appId: app.id, personId: person.id }, { name: 'gd_start_session', ...(cursor ? { cursor } : {}) });
       sessions.push(...(answer.body.events as TimelineEvent[]));
       cursor = answer.body.nextCursor as string | null;
     } while (cursor);
@@ -253,7 +248,7 @@ describe('the timeline', () => {
     await send(app, { device: d, events: [event('app_open', Date.now())] });
     const [person] = await search(client, app, d.id);
     for (const cursor of ['bm90LWEtY3Vyc29y', 'has spaces']) {
-      const answer = await get(client, 'personTimeline', { appId: app.id, personId: person?.id ?? '' }, { cursor });
+      const answer = await client.call('personTimeline', undefined, { appId: app.id, personId: person?.id ?? '' }, { cursor });
       expect(answer.body, cursor).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY });
     }
   });
@@ -273,10 +268,10 @@ describe('merged people', () => {
     const merge = await identify(app, tablet, 'cust-merge');
     expect(merge).toMatchObject({ personId: known.personId, merged: true });
 
-    const profile = await get(client, 'getPerson', { appId: app.id, personId: anonymous.id });
+    const profile = await client.call('getPerson', undefined, { appId: app.id, personId: anonymous.id });
     expect(profile.body).toMatchObject({ status: 'OK', requestedId: anonymous.id, merged: true, person: { id: known.personId, customerId: 'cust-merge' } });
     expect((profile.body.devices as unknown[]).length).toBe(2);
-    const timeline = await get(client, 'personTimeline', { appId: app.id, personId: anonymous.id });
+    const timeline = await client.call('personTimeline', undefined, { appId: app.id, personId: anonymous.id });
     expect(timeline.body).toMatchObject({ status: 'OK', personId: known.personId });
     expect((timeline.body.events as TimelineEvent[]).map((e) => e.name)).toEqual(['tablet_event', 'tablet_event', 'gd_install']);
 

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, fillPath, endpoints, rangeQuery, type EndpointName } from '@gd/shared';
+import { ErrorCode, type EndpointName } from '@gd/shared';
 import { createTestApp, ingest, registerAccount, startTestApi, type ApiAnswer, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
 
 let api: TestApi;
@@ -24,7 +24,7 @@ async function send(appKey: string, deviceId: string, events: Event[]) {
   expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ status: 'OK', rejected: [] });
 }
 async function get(client: TestClient, name: EndpointName, query: Record<string, string | boolean>, appId = app.id): Promise<ApiAnswer['body']> {
-  return (await client.raw('GET', `${fillPath(endpoints[name].path, { appId })}?${rangeQuery(query)}`)).body;
+  return (await client.call(name, undefined, { appId }, query)).body;
 }
 const currencyOf = async (query: Record<string, string | boolean>) => (await get(owner.client, 'explore', { ...RANGE, metric: 'revenue', ...query })).currency;
 
@@ -76,7 +76,7 @@ describe('the currency of revenue', () => {
   it("is named on a person's profile when all their transactions were in one currency", async () => {
     const personOf = async (deviceId: string) => {
       const found = (await get(owner.client, 'searchPeople', { q: deviceId })) as unknown as { people: { id: string }[] };
-      const answer = await owner.client.raw('GET', fillPath(endpoints.getPerson.path, { appId: app.id, personId: found.people[0]?.id ?? '' }));
+      const answer = await owner.client.call('getPerson', undefined, { appId: app.id, personId: found.people[0]?.id ?? '' });
       return (answer.body as unknown as { person: { revenue: number; revenueCurrency: string | null } }).person;
     };
     // The profile's revenue adds up the person's transactions (gd_transaction), whenever they were.

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import * as Y from 'yjs';
 import { addSegmentNode, applySegmentToDoc, createConditionNode, segmentFromDoc, type SegmentCondition } from '@gd/shared';
-import { announceToDoc, createSyncServer, openLiveDocState, type SyncServer } from '@gd/sync-server';
+import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
 import { createPool, type Db } from '../../api-server/src/db/pool.ts';
 import { seeder } from '../../api-server/src/features/segments/testing/data.ts';
-import { STRONG_PASSWORD, TestClient, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../../api-server/src/testing/harness.ts';
-import { openClient, synced, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
+import { addMember, registerAccount, startTestApi, type TestApi } from '../../api-server/src/testing/harness.ts';
+import { openApiDoc, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
 interface SegmentRow { id: string; docName: string }
 
@@ -22,14 +22,6 @@ let db: Db;
 let owner: Awaited<ReturnType<typeof registerAccount>>;
 let appId: string;
 const docs: DocClient[] = [];
-
-async function openDoc(client: TestClient, name: string): Promise<DocClient & { access: string }> {
-  const first = await client.ok<{ token: string; access: string; url: string }>('docToken', { name });
-  const doc = openClient({ url: first.url, name, token: async () => (await client.ok<{ token: string }>('docToken', { name })).token });
-  docs.push(doc);
-  await waitFor(() => synced(doc), 'document synced');
-  return Object.assign(doc, { access: first.access });
-}
 
 /** Adds a condition under the root through the provider, and waits until the server has it. */
 async function addCondition(doc: DocClient, key: string, condition: Partial<SegmentCondition>) {
@@ -43,10 +35,7 @@ beforeAll(async () => {
   // A long store debounce: what the API reads must come from the live document.
   sync = createSyncServer({ db: api.db, secret: api.deps.secret, debounceMs: 60_000, maxDebounceMs: 120_000 });
   sync.attach(api.httpServer, '/collab');
-  api.deps.liveDocs = {
-    read: async (name) => (await openLiveDocState(sync, name)).state,
-    announce: (name, payload) => Promise.resolve(announceToDoc(sync, name, payload)),
-  };
+  api.deps.liveDocs = inProcessLiveDocs(sync);
   db = createPool(inject('databaseUrl'), 2);
   owner = await registerAccount(api);
   appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Segments', os: 'iOS' })).app.id;
@@ -65,7 +54,7 @@ afterAll(async () => {
 describe('segment documents', () => {
   it('are edited live and evaluated as they are live', async () => {
     const { segment } = await owner.client.ok<{ segment: SegmentRow }>('createSegment', { name: 'Spain' }, { appId });
-    const doc = await openDoc(owner.client, segment.docName);
+    const doc = await openApiDoc(owner.client, segment.docName, docs);
     expect(doc.access).toBe('write');
     expect(segmentFromDoc(doc.doc).nodes).toEqual([{ key: 'root', kind: 'group', combinator: 'and', children: [] }]);
 
@@ -91,14 +80,8 @@ describe('segment documents', () => {
 
   it('open read-only for a user who may view audiences but not modify segments', async () => {
     const { segment } = await owner.client.ok<{ segment: SegmentRow }>('createSegment', { name: 'Watched' }, { appId });
-    const email = uniqueEmail('analyst');
-    const { roles } = await owner.client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
-    await owner.client.ok('addUser', { name: 'Analyst', email, roleId: roles.find((r) => r.builtIn === 'analyst')!.id });
-    const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)![1]!);
-    const analyst = new TestClient(api.url);
-    await analyst.ok('autoLogin', { token });
-    await analyst.ok('changePassword', { newPassword: STRONG_PASSWORD });
-    const doc = await openDoc(analyst, segment.docName);
+    const analyst = await addMember(api, owner.client, 'analyst');
+    const doc = await openApiDoc(analyst, segment.docName, docs);
     expect(doc.access).toBe('read');
     await waitFor(() => doc.scope() === 'readonly', 'read-only connection');
   });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import './provided.ts';
-import { AUTH_COOKIES, CSRF_HEADER, endpoints, fillPath, type EndpointName } from '@gd/shared';
+import { AUTH_COOKIES, CSRF_HEADER, endpoints, fillPath, rangeQuery, type EndpointName } from '@gd/shared';
 import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import type { MailSender } from '../mail/worker.ts';
@@ -39,6 +39,9 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   };
 }
 
+/** A query string's parameters (arrays as `key[]`, undefined and null left out). */
+export type Query = Parameters<typeof rangeQuery>[0];
+
 export interface ApiAnswer { httpStatus: number; body: Record<string, unknown> & { status: 'OK' | 'KO'; code?: number; message?: string } }
 
 /** A browser-like client: keeps cookies, sends the CSRF header, speaks the endpoint table. */
@@ -69,14 +72,16 @@ export class TestClient {
     return { httpStatus: res.status, body: (await res.json()) as ApiAnswer['body'] };
   }
 
-  call(name: EndpointName, body?: unknown, params?: Record<string, string>): Promise<ApiAnswer> {
+  /** Calls an endpoint of the table: `params` fill its path, `query` is the query string as the web app writes it (shared `rangeQuery`). */
+  call(name: EndpointName, body?: unknown, params?: Record<string, string>, query?: Query): Promise<ApiAnswer> {
     const e = endpoints[name];
-    return this.raw(e.method, fillPath(e.path, params), body === undefined || e.method === 'GET' ? {} : { body: JSON.stringify(body) });
+    const search = query ? rangeQuery(query) : '';
+    return this.raw(e.method, `${fillPath(e.path, params)}${search ? `?${search}` : ''}`, body === undefined || e.method === 'GET' ? {} : { body: JSON.stringify(body) });
   }
 
   /** Like `call`, but fails the test unless the answer is OK. */
-  async ok<T = Record<string, unknown>>(name: EndpointName, body?: unknown, params?: Record<string, string>): Promise<T> {
-    const answer = await this.call(name, body, params);
+  async ok<T = Record<string, unknown>>(name: EndpointName, body?: unknown, params?: Record<string, string>, query?: Query): Promise<T> {
+    const answer = await this.call(name, body, params, query);
     if (answer.body.status !== 'OK') throw new Error(`${name} answered ${JSON.stringify(answer.body)}`);
     return answer.body as T;
   }
@@ -113,13 +118,23 @@ export async function ingest(api: { url: string }, appKey: string | null, name: 
   return { httpStatus: res.status, body: (await res.json()) as ApiAnswer['body'] };
 }
 
-/** Invites a user with one of the account's built-in roles and signs them in; answers their client. */
-export async function addMember(api: TestApi, owner: TestClient, builtIn: string): Promise<TestClient & { userId: string }> {
-  const { roles } = await owner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
-  const role = roles.find((r) => r.builtIn === builtIn);
-  if (!role) throw new Error(`no built-in role ${builtIn}`);
-  const email = uniqueEmail(builtIn);
-  await owner.ok('addUser', { name: builtIn, email, roleId: role.id });
+/**
+ * Invites a user with one of the account's built-in roles (or with `{ roleId }`, any role of the
+ * account) and signs them in; answers their client.
+ */
+export async function addMember(api: TestApi, owner: TestClient, role: string | { roleId: string }): Promise<TestClient & { userId: string }> {
+  let roleId: string;
+  if (typeof role === 'string') {
+    const { roles } = await owner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
+    const builtIn = roles.find((r) => r.builtIn === role);
+    if (!builtIn) throw new Error(`no built-in role ${role}`);
+    roleId = builtIn.id;
+  } else {
+    roleId = role.roleId;
+  }
+  const label = typeof role === 'string' ? role : 'member';
+  const email = uniqueEmail(label);
+  await owner.ok('addUser', { name: label, email, roleId });
   const token = decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /token=/)).text)?.[1] ?? '');
   const client = new TestClient(api.url);
   const { user } = await client.ok<{ user: { id: string } }>('autoLogin', { token });

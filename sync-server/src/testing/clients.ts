@@ -4,6 +4,7 @@
  * `waitFor` that polls a condition instead of sleeping.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
+import { applyJourneyToDoc, journeyFromDoc, updateStep, type JourneyStep } from '@gd/shared';
 import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
 import { SYNC_PING } from '@gd/shared/schemas/docs';
 import { destroyProvider, providerSocketClass, restartConnection } from '@gd/shared/docs/providerSocket';
@@ -79,6 +80,30 @@ export function openClient(opts: {
 }
 
 export const synced = (c: TestClient) => c.provider.isSynced && c.scope() !== undefined;
+
+/** What opening a document through the API needs: a client of the API asking for document tokens (the API harness's `TestClient`). */
+export interface DocTokenSource { ok<T>(name: 'docToken', body: { name: string }): Promise<T> }
+
+/**
+ * Opens `name` as the web app does, through the API: its docToken answer gives the sync server's
+ * address and the access granted, and every (re)connection asks it for a fresh token. Answers once
+ * synced; `opened` collects the client for the test to destroy at the end.
+ */
+export async function openApiDoc(api: DocTokenSource, name: string, opened: TestClient[]): Promise<TestClient & { access: string }> {
+  const first = await api.ok<{ url: string; access: string }>('docToken', { name });
+  const doc = openClient({ url: first.url, name, token: async () => (await api.ok<{ token: string }>('docToken', { name })).token });
+  opened.push(doc);
+  await waitFor(() => synced(doc), 'document synced');
+  return Object.assign(doc, { access: first.access });
+}
+
+/** Changes a journey's source step through the provider, and waits until the server has the change. */
+export async function editJourneySource(doc: TestClient, change: (s: JourneyStep) => JourneyStep): Promise<void> {
+  const journey = journeyFromDoc(doc.doc);
+  const source = journey.steps.find((s) => s.id === journey.entryId)!;
+  applyJourneyToDoc(doc.doc, updateStep(journey, change(source)));
+  await waitFor(() => !doc.provider.hasUnsyncedChanges, 'edit acknowledged');
+}
 
 /** A y-protocols Update message for `name` carrying arbitrary bytes as the update. */
 export function rawUpdateMessage(name: string, update: Uint8Array): Uint8Array {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createGroupNode, endpoints, fillPath, type PersonSummary, type SamplePerson } from '@gd/shared';
+import { createGroupNode, type PersonSummary, type SamplePerson } from '@gd/shared';
 import { createTestApp, ingest, registerAccount, startTestApi, type TestApi } from '../../testing/harness.ts';
 import { single } from '../segments/testing/data.ts';
 
@@ -34,11 +34,7 @@ it('shows the name from the profile attributes in search, the recent list, a seg
   await send('ingestIdentify', { device: ben, customerId: 'names-ben', profile: { attributes: { full_name: 'Ben  Okafor', first_name: 'B' } } });
   await send('ingestIdentify', { device: device(), customerId: 'names-cleo', profile: { attributes: { plan: 'silver' } } });
 
-  const search = async (q: string) => {
-    const answer = await client.raw('GET', `${fillPath(endpoints.searchPeople.path, { appId: app.id })}?q=${encodeURIComponent(q)}`);
-    expect(answer.body.status).toBe('OK');
-    return (answer.body as unknown as { people: PersonSummary[] }).people;
-  };
+  const search = async (q: string) => (await client.ok<{ people: PersonSummary[] }>('searchPeople', undefined, { appId: app.id }, { q })).people;
   const names = (people: readonly { customerId: string | null; name: string | null }[]): Record<string, string | null> =>
     Object.fromEntries(people.map((p) => [p.customerId ?? '', p.name]));
   const expected = { 'names-ana': 'Ana López', 'names-ben': 'Ben Okafor', 'names-cleo': null };

@@ -258,13 +258,13 @@ describe('permissions', () => {
     // Cloning is granted to authors on every audience (the role table's choice); the copy is theirs.
     await author.ok('cloneAudience', { name: 'Author copy' }, p({ audienceId: theirs.id }));
 
-    const selectable = await author.raw('GET', `/apps/${appId}/audiences?selectable=true`);
+    const selectable = await author.call('listAudiences', undefined, { appId }, { selectable: true });
     const names = (selectable.body.audiences as Audience[]).map((a) => a.name);
     expect(names).toContain('Author own');
     expect(names).not.toContain('Owner only');
-    const mineOnly = await author.raw('GET', `/apps/${appId}/audiences?owner=me`);
+    const mineOnly = await author.call('listAudiences', undefined, { appId }, { owner: 'me' });
     expect((mineOnly.body.audiences as Audience[]).map((a) => a.name).sort()).toEqual(['Author copy', 'Author own']);
-    expect(((await owner.client.raw('GET', `/apps/${appId}/audiences?selectable=true`)).body.audiences as Audience[]).map((a) => a.name)).toContain('Owner only');
+    expect(((await owner.client.call('listAudiences', undefined, { appId }, { selectable: true })).body.audiences as Audience[]).map((a) => a.name)).toContain('Owner only');
 
     // Segments: an analyst reads documents; an author writes the ones they created.
     const { segment } = await author.ok<{ segment: SegmentRow }>('createSegment', { name: 'Author segment' }, p());
