@@ -70,16 +70,14 @@ function send(url: URL, policy: NetPolicy, opts: GuardedRequestOptions, method: 
     req.once('socket', (socket) => {
       socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
-    let response: IncomingMessage | undefined;
-    // The socket's silence limit holds for the body too: the body then fails with the timeout.
-    req.setTimeout(opts.idleMs ?? REQUEST_DEFAULTS.idleMs, () => {
-      const error = timeoutError(`waiting for ${url.host} to answer`, opts.idleMs ?? REQUEST_DEFAULTS.idleMs);
-      if (response) response.destroy(error);
-      else req.destroy(error);
-    });
+    // Silence until the answer arrives. The body's silence is the body reader's to judge
+    // (limitedStream, in guardedRequest): the socket also goes quiet when our own consumer reads
+    // slowly and back-pressure pauses it, which is not the server being silent.
+    const idleMs = opts.idleMs ?? REQUEST_DEFAULTS.idleMs;
+    req.setTimeout(idleMs, () => req.destroy(timeoutError(`waiting for ${url.host} to answer`, idleMs)));
     const totalTimer = setTimeout(() => req.destroy(timeoutError(`${method} ${url.host}${url.pathname}`, opts.totalMs ?? REQUEST_DEFAULTS.totalMs)), Math.max(1, deadline - Date.now()));
     req.once('response', (res) => {
-      response = res;
+      req.setTimeout(0);
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
       resolve(res);
@@ -111,7 +109,8 @@ export async function guardedRequest(target: string | URL, policy: NetPolicy, op
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location && hop < maxRedirects) {
-      res.resume();
+      // Its body is not read (nor limited): close the connection (none is reused, see `agent`).
+      res.destroy();
       url = new URL(location, url);
       headers = {};
       if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
@@ -127,7 +126,8 @@ export async function guardedRequest(target: string | URL, policy: NetPolicy, op
       throw new NetError('too_large', `${url.host}${url.pathname} answered ${known} bytes; at most ${maxBytes} are taken`);
     }
     const what = `reading ${url.host}${url.pathname}`;
-    return { status, headers: res.headers, url, length: known, body: limitedStream(res, { maxBytes, totalMs: Math.max(1, deadline - Date.now()), totalLimitMs: totalMs, what }) };
+    const idleMs = opts.idleMs ?? REQUEST_DEFAULTS.idleMs;
+    return { status, headers: res.headers, url, length: known, body: limitedStream(res, { maxBytes, idleMs, totalMs: Math.max(1, deadline - Date.now()), totalLimitMs: totalMs, what }) };
   }
 }
 

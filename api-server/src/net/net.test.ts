@@ -62,6 +62,12 @@ async function failure(promise: Promise<unknown>): Promise<NetError> {
   throw new Error('no failure');
 }
 
+/** A body larger than the buffers between the socket and its reader, so a slow reader pauses the socket. */
+const WHOLE = Buffer.alloc(1024 * 1024, 'x');
+let markRedirectClosed: () => void = () => undefined;
+let markWholeSent: () => void = () => undefined;
+let wholeSent = Promise.resolve();
+
 let main: Loopback;
 let other: Loopback;
 beforeAll(async () => {
@@ -70,6 +76,12 @@ beforeAll(async () => {
     if (req.url === '/to-name') return void res.writeHead(307, { location: `http://rebound.test:${main.port}/` }).end();
     if (req.url === '/to-file') return void res.writeHead(302, { location: 'file:///etc/passwd' }).end();
     if (req.url === '/hop') return void res.writeHead(303, { location: '/' }).end();
+    if (req.url === '/hop-stalls') {
+      // A redirect whose body starts and never ends: `closed` settles when the client closes it.
+      res.writeHead(302, { location: '/' }).write('moved');
+      res.once('close', () => markRedirectClosed());
+      return;
+    }
     if (req.url === '/big') return void res.writeHead(200, { 'content-length': '2048' }).end('x'.repeat(2048));
     if (req.url === '/chunked-big') {
       res.writeHead(200);
@@ -79,6 +91,12 @@ beforeAll(async () => {
     if (req.url === '/stall') {
       res.writeHead(200);
       res.write('a');
+      return;
+    }
+    if (req.url === '/whole') {
+      // The whole body in one write: `sent` settles once it is all handed to the connection.
+      res.writeHead(200, { 'content-length': String(WHOLE.length) });
+      res.end(WHOLE, () => markWholeSent());
       return;
     }
     if (req.url === '/trickle') {
@@ -173,6 +191,13 @@ describe('guardedRequest', () => {
     expect([followed.status, followed.url.pathname, (await readBody(followed)).toString()]).toEqual([200, '/', 'hello']);
   });
 
+  it('closes a followed redirect without waiting for its body', async () => {
+    const closed = new Promise<void>((resolve) => { markRedirectClosed = resolve; });
+    const res = await guardedRequest(`http://127.0.0.1:${main.port}/hop-stalls`, tests(), { maxRedirects: 1 });
+    expect([res.status, (await readBody(res)).toString()]).toEqual([200, 'hello']);
+    await closed;
+  });
+
   it('sends a body and reads the answer', async () => {
     const res = await guardedRequest(`http://127.0.0.1:${main.port}/postback`, tests(), { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
     expect(JSON.parse((await readBody(res)).toString())).toEqual({ got: '{"a":1}' });
@@ -196,9 +221,28 @@ describe('guardedRequest', () => {
       mute.close();
     }
     const stalled = await guardedRequest(`http://127.0.0.1:${main.port}/stall`, tests(), { idleMs: 200 });
-    expect((await failure(readBody(stalled))).reason).toBe('timeout');
+    const silent = await failure(readBody(stalled));
+    expect([silent.reason, silent.message]).toEqual(['timeout', `waiting for data while reading 127.0.0.1:${main.port}/stall took longer than 200 ms`]);
     const trickling = await guardedRequest(`http://127.0.0.1:${main.port}/trickle`, tests(), { idleMs: 1000, totalMs: 300 });
     expect((await failure(readBody(trickling))).message).toMatch(/took longer than 300 ms/);
+  });
+
+  it('does not count a slow reader of the body as a silent server', async () => {
+    wholeSent = new Promise<void>((resolve) => { markWholeSent = resolve; });
+    const res = await guardedRequest(`http://127.0.0.1:${main.port}/whole`, tests(), { idleMs: 100 });
+    let total = 0;
+    let pauses = 0;
+    for await (const chunk of res.body) {
+      total += (chunk as Buffer).length;
+      // The server has sent everything; the reader (a parser under back-pressure) takes longer
+      // than idleMs between reads, a few times over.
+      if (pauses < 3) {
+        await wholeSent;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        pauses++;
+      }
+    }
+    expect([total, pauses]).toEqual([WHOLE.length, 3]);
   });
 });
 
