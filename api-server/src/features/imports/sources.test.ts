@@ -17,6 +17,12 @@ import { startFtpServer, startHttpsServer, startSftpServer, type FtpFixture, typ
 
 const BIG = `customerId\n${Array.from({ length: 400 }, (_, i) => `c-${i}`).join('\n')}\n`;
 
+/** How the endless error answer ended: closed by the client, or by the server's own bound. */
+interface EndlessEnd { closedByClient: boolean; sent: number }
+let endlessEnded: (end: EndlessEnd) => void = () => undefined;
+/** Where the endless answer stops by itself (more than every buffer between the two ends holds). */
+const ENDLESS_BOUND = 256 * 1024 * 1024;
+
 let https: HttpsFixture;
 let ftp: FtpFixture;
 let sftp: SftpFixture;
@@ -26,6 +32,21 @@ beforeAll(async () => {
     '/big.csv': BIG,
     '/chunked.csv': (_req, res) => { res.writeHead(200, { 'content-type': 'text/csv' }); res.end(BIG); },
     '/stalls.csv': (_req, res) => { res.writeHead(200); res.write('customerId\nc-1\n'); },
+    // A hostile server: an error answer with a body that goes on (up to the bound) as long as it is read.
+    '/error.csv': (_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      const chunk = Buffer.alloc(64 * 1024, 'e');
+      let sent = 0;
+      const pump = () => {
+        while (sent < ENDLESS_BOUND && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end(() => endlessEnded({ closedByClient: false, sent }));
+      };
+      res.once('close', () => { if (!res.writableFinished) endlessEnded({ closedByClient: true, sent }); });
+      pump();
+    },
   });
   const root = await mkdtemp(path.join(tmpdir(), 'gd-ftp-limits-'));
   await writeFile(path.join(root, 'big.csv'), BIG);
@@ -87,6 +108,17 @@ describe('download limits', () => {
     const error = await failure(() => readAll(() => httpSource(`${https.url}/stalls.csv`, net({ idleMs: 200 }))));
     expect(error).toMatchObject({ kind: 'CopyImportFileError', recoverable: true });
     expect(error.message).toContain('took longer than 200 ms');
+  });
+
+  it('fails on an error answer without downloading its body', async () => {
+    const endless = new Promise<EndlessEnd>((resolve) => { endlessEnded = resolve; });
+    // The size limit is past the server's bound: only closing the connection stops the body.
+    const error = await failure(() => httpSource(`${https.url}/error.csv`, net({ maxBytes: 2 * ENDLESS_BOUND })));
+    expect(error).toMatchObject({ kind: 'CopyImportFileError', recoverable: true });
+    expect(error.message).toBe(`CopyImportFileError: 127.0.0.1:${new URL(https.url).port}/error.csv answered HTTP 500`);
+    const ended = await endless;
+    expect(ended.closedByClient).toBe(true);
+    expect(ended.sent).toBeLessThan(ENDLESS_BOUND);
   });
 
   it('reaches the loopback servers only through the allow list', async () => {

@@ -60,7 +60,8 @@ export async function httpSource(urlText: string, net: NetOptions, headers: Reco
     throw copyFailure(error, `downloading ${url.host}${url.pathname} failed`);
   }
   if (res.status !== 200) {
-    res.body.resume();
+    // Close the connection rather than drain the body: an error page may be huge or endless.
+    res.body.destroy();
     throw new ImportFailure('CopyImportFileError', `CopyImportFileError: ${res.url.host}${res.url.pathname} answered HTTP ${res.status}`, {
       recoverable: res.status >= 500 || res.status === 429 || res.status === 408,
     });
