@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createGroupNode, endpoints, fillPath, type PersonSummary, type ResponseOf, type SamplePerson } from '@gd/shared';
+import { createGroupNode, type PersonSummary, type ResponseOf, type SamplePerson } from '@gd/shared';
 import { createTestApp, ingest, registerAccount, startTestApi, type TestApi } from '../../testing/harness.ts';
 
 let api: TestApi;
@@ -42,11 +42,7 @@ it('is the latest event time on the profile, its devices, the recent list, searc
   // Cleo only identified: no activity known.
   await send('ingestIdentify', { device: device(), customerId: 'last-seen-cleo' });
 
-  const get = async <T>(name: 'searchPeople' | 'getPerson', params: Record<string, string>, q?: string): Promise<T> => {
-    const answer = await client.raw('GET', `${fillPath(endpoints[name].path, params)}${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`);
-    expect(answer.body.status).toBe('OK');
-    return answer.body as T;
-  };
+  const get = <T>(name: 'searchPeople' | 'getPerson', params: Record<string, string>, q?: string) => client.ok<T>(name, undefined, params, { q });
   const recent = (await get<{ people: PersonSummary[] }>('searchPeople', { appId: app.id }, '')).people;
   expect(recent.map((p) => [p.customerId, p.lastSeenAt])).toEqual([
     ['last-seen-ben', at(12)], ['last-seen-ana', at(10)], ['last-seen-cleo', null],
@@ -68,4 +64,31 @@ it('is the latest event time on the profile, its devices, the recent list, searc
   expect(Object.fromEntries(sample.map((p) => [p.customerId, p.lastSeenAt]))).toEqual({
     'last-seen-ana': at(10), 'last-seen-ben': at(12), 'last-seen-cleo': null,
   });
+});
+
+it("lists a person's devices seen most recently first, and devices never seen (no event yet) last", async () => {
+  const { client } = await registerAccount(api);
+  const app = await createTestApp(client);
+  const send = async (name: 'ingestBatch' | 'ingestIdentify', body: Record<string, unknown>) =>
+    expect((await ingest(api, app.appKey, name, body)).body).toMatchObject({ status: 'OK' });
+  const now = Date.now();
+  const at = (daysAgo: number) => new Date(now - daysAgo * DAY).toISOString();
+  // Dana's old phone was active 5 days ago, her tablet 3 days ago; her new phone only signed in
+  // (just now, so it was first seen after both were last seen).
+  const [old, tablet, fresh] = [device(), device(), device()];
+  await send('ingestBatch', { device: old, events: [event('product_view', at(5))] });
+  await send('ingestIdentify', { device: old, customerId: 'devices-dana' });
+  await send('ingestBatch', { device: tablet, events: [event('product_view', at(3))] });
+  await send('ingestIdentify', { device: tablet, customerId: 'devices-dana' });
+  await send('ingestIdentify', { device: fresh, customerId: 'devices-dana' });
+
+  const { people } = await client.ok<{ people: PersonSummary[] }>('searchPeople', undefined, { appId: app.id }, { q: 'devices-dana' });
+  expect(people.map((p) => p.customerId)).toEqual(['devices-dana']);
+  const profile = await client.ok<ResponseOf<'getPerson'>>('getPerson', undefined, { appId: app.id, personId: people[0]!.id });
+  expect(profile.devices.map((d) => d.deviceKey)).toEqual([tablet.id, old.id, fresh.id]);
+  expect(profile.devices.map((d) => d.lastSeenAt).slice(0, 2)).toEqual([at(3), at(5)]);
+  // The new phone shows when it was first seen, later than the others' activity: still last.
+  const shown = profile.devices[2]!;
+  expect(shown.lastSeenAt).toBe(shown.firstSeenAt);
+  expect(Date.parse(shown.firstSeenAt)).toBeGreaterThan(Date.parse(at(3)));
 });

@@ -203,10 +203,13 @@ export async function personDevices(db: Queryable, appId: string, personId: stri
     push_token: string | null; push_enabled: boolean | null; os: string | null; os_version: string | null;
     app_version: string | null; sdk_version: string | null; model: string | null; first_seen_at: Date; last_seen_at: Date;
   }>(
-    // A device with no event yet shows when it was first seen (its first identify or profile call).
+    // A device with no event yet shows when it was first seen (its first identify or profile call),
+    // but is listed after the devices seen (most recently first): the order reads the stored
+    // column, `devices.last_seen_at` (a bare `last_seen_at` would name the shown one).
     `SELECT id::text, device_key, idfa, idfv, gaid, oaid, push_token, push_enabled, os, os_version, app_version,
             sdk_version, model, first_seen_at, coalesce(last_seen_at, first_seen_at) AS last_seen_at
-       FROM devices WHERE app_id = $1 AND person_id = $2 ORDER BY last_seen_at DESC, id DESC`,
+       FROM devices WHERE app_id = $1 AND person_id = $2
+      ORDER BY devices.last_seen_at DESC NULLS LAST, devices.first_seen_at DESC, devices.id DESC`,
     [appId, personId],
   );
   return rows.map((r) => ({

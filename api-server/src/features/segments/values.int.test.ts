@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, fillPath, type SegmentValue } from '@gd/shared';
+import { SEGMENT_VALUE_LIMITS, type SegmentValue } from '@gd/shared';
 import { addMember, createTestApp, ingest, registerAccount, startTestApi, type TestApi, type TestClient } from '../../testing/harness.ts';
 import { single } from './testing/data.ts';
 
@@ -43,8 +43,7 @@ afterAll(async () => {
   await api.stop();
 });
 
-const ask = (client: TestClient, appId: string, query: Record<string, string>) =>
-  client.raw('GET', `${fillPath(endpoints.segmentValues.path, { appId })}?${new URLSearchParams(query).toString()}`);
+const ask = (client: TestClient, appId: string, query: Record<string, string>) => client.call('segmentValues', undefined, { appId }, query);
 
 async function values(query: Record<string, string>): Promise<SegmentValue[]> {
   const answer = await ask(owner, app.id, query);
@@ -104,6 +103,35 @@ describe('the values of a field', () => {
       { value: 'trial', count: 1 },
     ]);
     expect(await values({ type: 'user_event', id: 'signup/plan', q: 'S' })).toEqual([{ value: 'silver', count: 2 }]);
+  });
+});
+
+describe('a sampled field', () => {
+  it("reads the devices seen most recently: devices never seen (no event yet) do not fill the sample", async () => {
+    const sampledApp = await createTestApp(owner);
+    for (const os of ['Android', 'Android', 'Web']) {
+      const answer = await ingest(api, sampledApp.appKey, 'ingestBatch', {
+        device: { id: randomUUID(), os, osVersion: '14', appVersion: '3.0.0' },
+        events: [{ id: randomUUID(), name: 'signup', time: new Date(Date.now() - 60_000).toISOString() }],
+      });
+      expect(answer.body).toMatchObject({ status: 'OK' });
+    }
+    // A person who only identified, on a whole sample's worth of devices that never sent an event.
+    const identified = await ingest(api, sampledApp.appKey, 'ingestIdentify', { device: { id: randomUUID(), os: 'iOS' }, customerId: 'never-seen' });
+    expect(identified.body).toMatchObject({ status: 'OK' });
+    const inserted = await api.db.query(
+      `INSERT INTO devices (app_id, device_key, person_id, os, last_seen_at)
+       SELECT d.app_id, d.device_key || '-' || g, d.person_id, d.os, NULL
+         FROM devices d CROSS JOIN generate_series(2, $2::int) g
+        WHERE d.app_id = $1 AND d.last_seen_at IS NULL`,
+      [sampledApp.id, SEGMENT_VALUE_LIMITS.scanRows],
+    );
+    expect(inserted.rowCount).toBe(SEGMENT_VALUE_LIMITS.scanRows - 1);
+    const answer = await ask(owner, sampledApp.id, { type: 'device_os', id: 'os' });
+    expect(answer.body).toMatchObject({
+      status: 'OK', sampled: true,
+      values: [{ value: 'Android', count: 2 }, { value: 'Web', count: 1 }, { value: 'iOS', count: 1 }],
+    });
   });
 });
 

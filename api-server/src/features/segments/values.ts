@@ -6,7 +6,7 @@
  * or an event property (a scalar or the elements of an array, as `propertyPredicate` reads it).
  *
  * Cost: each query reads at most SEGMENT_VALUE_LIMITS.scanRows rows (scanEvents events) in an index's order (people
- * newest first by `people_created`, devices by `devices_last_seen`, a tag's rows by
+ * newest first by `people_created`, devices seen most recently by `devices_last_seen` (never seen last), a tag's rows by
  * `person_tags_tag`, an event's occurrences of the last `eventDays` days newest first by
  * `events_app_name_time`), then counts them: bounded however big the app is. Values compare
  * ignoring case (like the compiler), so they are grouped by lower case and shown in their most
@@ -38,7 +38,9 @@ function sourceSql(source: ValueSource, params: unknown[]): { scanned: string; v
       return { scanned: `SELECT ${column} AS v, p.id AS person_id FROM people p WHERE p.app_id = $1::uuid AND p.merged_into IS NULL ORDER BY p.created_at DESC LIMIT $2`, values: plain };
     }
     case 'device':
-      return { scanned: `SELECT ${DEVICE_COLUMNS[source.field]} AS v, d.person_id FROM devices d WHERE d.app_id = $1::uuid ORDER BY d.last_seen_at DESC LIMIT $2`, values: plain };
+      // Devices never seen (no event yet: NULL) last, so they do not fill the sample; the index
+      // has the same order (migration 013).
+      return { scanned: `SELECT ${DEVICE_COLUMNS[source.field]} AS v, d.person_id FROM devices d WHERE d.app_id = $1::uuid ORDER BY d.last_seen_at DESC NULLS LAST LIMIT $2`, values: plain };
     case 'tag':
       params.push(source.tagId);
       return { scanned: `SELECT t.value_text AS v, t.person_id FROM person_tags t WHERE t.app_id = $1::uuid AND t.tag_id = $${params.length}::uuid LIMIT $2`, values: plain };
