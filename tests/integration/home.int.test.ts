@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, type AttentionItem, type HomeAttention, type HomeSummary, type JourneyStep } from '@gd/shared';
+import { ErrorCode, type AttentionItem, type HomeAttention, type HomeSummary, type JourneyStep, type Segment } from '@gd/shared';
 import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
 import { addMember, createTestApp, ingest, registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
 import { single } from '../../api-server/src/features/segments/testing/data.ts';
@@ -211,16 +211,19 @@ describe('needs attention', () => {
     // Four live journeys: on each audience, on people with the tag (the entry's own conditions), on an event.
     const launched = async (name: string, source: (s: JourneyStep) => JourneyStep) => {
       const { journey } = await owner.client.ok<{ journey: { id: string; docName: string } }>('createJourney', { name }, p());
-      await editJourneySource(await openApiDoc(owner.client, journey.docName, docs), source);
+      let stepId = '';
+      await editJourneySource(await openApiDoc(owner.client, journey.docName, docs), (s) => {
+        stepId = s.id;
+        return source(s);
+      });
       await owner.client.ok('launchJourney', undefined, p({ journeyId: journey.id }));
-      return journey.id;
+      return { id: journey.id, stepId };
     };
-    const onAudience = (audienceId: string) => (s: JourneyStep) => ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId, segment: null } as JourneyStep);
-    const onFirst = await launched('On First', onAudience(first));
-    const onSecond = await launched('On Second', onAudience(second));
-    const onTag = await launched('Tagged', (s) => ({
-      id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, audienceId: null, segment: single({ type: 'user_tag', id: tag.id, condition: 'is_set' }),
-    } as JourneyStep));
+    const entry = (s: JourneyStep, of: { audienceId: string | null; segment: Segment | null }): JourneyStep =>
+      ({ id: s.id, type: 'sourceAudience', next: 'next' in s ? s.next : null, ...of });
+    const onFirst = await launched('On First', (s) => entry(s, { audienceId: first, segment: null }));
+    const onSecond = await launched('On Second', (s) => entry(s, { audienceId: second, segment: null }));
+    const onTag = await launched('Tagged', (s) => entry(s, { audienceId: null, segment: single({ type: 'user_tag', id: tag.id, condition: 'is_set' }) }));
     await launched('On purchase', (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
     expect((await attentionOf(owner.client, target.id)).items).toEqual([]);
 
@@ -228,11 +231,13 @@ describe('needs attention', () => {
     await owner.client.ok('deleteAudience', undefined, p({ audienceId: first }));
     await owner.client.ok('deleteAudience', undefined, p({ audienceId: second }));
     await owner.client.ok('deleteTag', undefined, p({ tagId: tag.id }));
-    const problems = Object.fromEntries((await attentionOf(owner.client, target.id)).items.map((i) => [i.type === 'journey_problems' ? i.journeyId : i.type, i.type === 'journey_problems' ? i.problems : null]));
+    const { items } = await attentionOf(owner.client, target.id);
+    expect(items.map((i) => i.type)).toEqual(['journey_problems', 'journey_problems', 'journey_problems']);
+    const problems = Object.fromEntries(items.flatMap((i) => (i.type === 'journey_problems' ? [[i.journeyId, i.problems]] : [])));
     expect(problems).toEqual({
-      [onFirst]: [{ stepId: expect.any(String), path: 'audienceId', code: 'audience_not_found', params: { id: first } }],
-      [onSecond]: [{ stepId: expect.any(String), path: 'audienceId', code: 'audience_not_found', params: { id: second } }],
-      [onTag]: [{ stepId: expect.any(String), path: 'segment', code: 'segment_reference_missing' }],
+      [onFirst.id]: [{ stepId: onFirst.stepId, path: 'audienceId', code: 'audience_not_found', params: { id: first } }],
+      [onSecond.id]: [{ stepId: onSecond.stepId, path: 'audienceId', code: 'audience_not_found', params: { id: second } }],
+      [onTag.id]: [{ stepId: onTag.stepId, path: 'segment', code: 'segment_reference_missing' }],
     });
   });
 });

@@ -12,7 +12,7 @@ import * as Y from 'yjs';
 import { hasEditsBeyond } from '@gd/shared/docs/stateVector';
 import { HOME_LIMITS, Journey, can, type AttentionItem, type HomeAttention, type LaunchViolation, type PermissionSubject } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
-import { missingReferences } from '../journeys/references.ts';
+import { missingReferencesMany } from '../journeys/references.ts';
 import { mergeAttention } from './items.ts';
 import * as repo from './repository.ts';
 
@@ -26,12 +26,16 @@ function editedSinceLaunch(row: repo.LiveJourneyRow): boolean {
 
 async function journeyItems(db: Queryable, appId: string, ownerId: string | null): Promise<AttentionItem[]> {
   const rows = await repo.liveJourneys(db, appId, ownerId, HOME_LIMITS.maxItems);
+  const parsed = rows.map((row) => Journey.safeParse(row.definition));
+  // The references of every readable version, looked up together (one query per kind, not per journey).
+  const readable = parsed.flatMap((p) => (p.success ? [p.data] : []));
+  const missing = await missingReferencesMany(db, appId, readable);
   const items: AttentionItem[] = [];
-  for (const row of rows) {
-    const journey = Journey.safeParse(row.definition);
+  let next = 0;
+  for (const [i, row] of rows.entries()) {
     // A version stored by this code always parses; one that does not cannot be checked, not "all good" either.
-    const problems: LaunchViolation[] = journey.success
-      ? (await missingReferences(db, appId, journey.data)).map((p) => ({ stepId: p.stepId, path: p.path.join('.'), code: p.code, ...(p.params ? { params: p.params } : {}) }))
+    const problems: LaunchViolation[] = parsed[i]?.success
+      ? (missing[next++] ?? []).map((p) => ({ stepId: p.stepId, path: p.path.join('.'), code: p.code, ...(p.params ? { params: p.params } : {}) }))
       : [{ stepId: null, path: '', code: VERSION_UNREADABLE }];
     if (problems.length > 0) items.push({ type: 'journey_problems', journeyId: row.id, name: row.name, version: row.live_version, problems });
     if (editedSinceLaunch(row)) {
