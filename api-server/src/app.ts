@@ -19,6 +19,7 @@ import { appRoutes } from './features/apps/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { documentRoutes } from './features/documents/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
+import { messageRoutes } from './features/messages/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: Deps): express.Express {
   appRoutes(api, deps);
   documentRoutes(api, deps);
   journeyRoutes(api, deps);
+  messageRoutes(api, deps);
   analyticsRoutes(api, deps);
   peopleRoutes(api, deps);
   tagRoutes(api, deps);

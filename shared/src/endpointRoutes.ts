@@ -119,6 +119,23 @@ export const endpointRoutes = {
   // Home (endpoints/home.ts)
   getHomeSummary: { method: 'GET', path: '/apps/:appId/home/summary' },
   getHomeAttention: { method: 'GET', path: '/apps/:appId/home/attention' },
+
+  // Messages (endpoints/messages.ts)
+  listCampaigns: { method: 'GET', path: '/apps/:appId/campaigns' },
+  listMessages: { method: 'GET', path: '/apps/:appId/messages' },
+  createMessage: { method: 'POST', path: '/apps/:appId/messages' },
+  getMessage: { method: 'GET', path: '/apps/:appId/messages/:messageId' },
+  transitionMessage: { method: 'POST', path: '/apps/:appId/messages/:messageId/transition' },
+  submitMessage: { method: 'POST', path: '/apps/:appId/messages/:messageId/submit' },
+  approveMessage: { method: 'POST', path: '/apps/:appId/messages/:messageId/approve' },
+  rejectMessage: { method: 'POST', path: '/apps/:appId/messages/:messageId/reject' },
+  getSubmission: { method: 'GET', path: '/apps/:appId/messages/:messageId/submissions/:submissionId' },
+  commentSubmission: { method: 'POST', path: '/apps/:appId/messages/:messageId/submissions/:submissionId/comments' },
+  messageHistory: { method: 'GET', path: '/apps/:appId/messages/:messageId/history' },
+  cloneMessage: { method: 'POST', path: '/apps/:appId/messages/:messageId/clone' },
+  assignMessage: { method: 'PUT', path: '/apps/:appId/messages/:messageId/owner' },
+  getApprovalPolicy: { method: 'GET', path: '/account/approval-policy' },
+  updateApprovalPolicy: { method: 'PUT', path: '/account/approval-policy' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

@@ -18,6 +18,7 @@ import { tagEndpoints } from './endpoints/tags.ts';
 import { segmentEndpoints } from './endpoints/segments.ts';
 import { importEndpoints } from './endpoints/imports.ts';
 import { homeEndpoints } from './endpoints/home.ts';
+import { messageEndpoints } from './endpoints/messages.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -33,6 +34,7 @@ export const endpoints = {
   ...segmentEndpoints,
   ...importEndpoints,
   ...homeEndpoints,
+  ...messageEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

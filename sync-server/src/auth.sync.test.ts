@@ -75,7 +75,7 @@ describe('refused connections', () => {
   it('for a role that may not view journeys', async () => {
     expect(await refusal(await fx.token(fx.users.provider))).toBe('no access to this document');
   });
-  it('for a deleted journey, an app of another account and kinds without a table yet', async () => {
+  it('for a deleted journey, an app of another account and entities that do not exist', async () => {
     const deleted = await fx.newJourneyDoc();
     await server.db.query('UPDATE journeys SET deleted_at = now() WHERE doc_name = $1', [deleted]);
     expect(await refusal(await fx.token(fx.users.manager, { doc: deleted }), deleted)).toBe('journey not found');
@@ -84,7 +84,7 @@ describe('refused connections', () => {
     const segment = docName(fx.accountId, fx.appId, 'segment', fx.journeyId);
     expect(await refusal(await fx.token(fx.users.manager, { doc: segment }), segment)).toBe('segment not found');
     const message = docName(fx.accountId, fx.appId, 'message', fx.journeyId);
-    expect(await refusal(await fx.token(fx.users.manager, { doc: message }), message)).toBe('message documents are not served yet');
+    expect(await refusal(await fx.token(fx.users.manager, { doc: message }), message)).toBe('message not found');
   });
 });
 

@@ -68,7 +68,7 @@ beforeAll(async () => {
     switch (kind) {
       case 'journey': return fx.newJourneyDoc();
       case 'segment': return fx.newSegmentDoc();
-      default: return docName(fx.accountId, fx.appId, kind, randomUUID());
+      case 'message': return fx.newMessageDoc();
     }
   };
   for (const kind of DOC_KINDS) {

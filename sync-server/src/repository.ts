@@ -43,10 +43,10 @@ export async function findAppRestrictions(db: Db, accountId: string, appId: stri
 export type EntityLookup = { found: true; createdBy: string | null } | { found: false; reason: string };
 
 export async function findEntity(db: Db, doc: DocNameParts): Promise<EntityLookup> {
-  const table = DOC_ENTITY_TABLES[doc.kind];
-  if (!table) return { found: false, reason: `${doc.kind} documents are not served yet` };
+  const entity = DOC_ENTITY_TABLES[doc.kind];
+  if (!entity) return { found: false, reason: `${doc.kind} documents are not served yet` };
   const { rows } = await db.query<{ created_by: string | null }>(
-    `SELECT created_by FROM ${table} WHERE id = $1 AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL`,
+    `SELECT ${entity.owner} AS created_by FROM ${entity.table} WHERE id = $1 AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL`,
     [doc.id, doc.appId, doc.accountId],
   );
   const row = rows[0];

@@ -35,6 +35,7 @@ import { ingest, registerAccount, startTestApi, uniqueEmail, type ApiAnswer, typ
 
 type Child =
   | 'journey' | 'segment' | 'audience' | 'task' | 'integration' | 'export' | 'device' | 'tag' | 'person' | 'event' | 'user' | 'role'
+  | 'message' | 'submission' | 'campaign'
   /** A person's customer id and an SDK device id: what people search matches. */
   | 'customer' | 'deviceKey';
 /** Children of the account rather than of an app: only another account's caller may not name them. */
@@ -43,6 +44,7 @@ const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role']);
 const PATH_CHILDREN: Record<string, Child> = {
   journeyId: 'journey', segmentId: 'segment', audienceId: 'audience', taskId: 'task', integrationId: 'integration', exportId: 'export',
   deviceId: 'device', tagId: 'tag', personId: 'person', eventName: 'event', userId: 'user', roleId: 'role',
+  messageId: 'message', submissionId: 'submission',
 };
 /** Path parameters that name no child: the caller's own app, and a version number inside the journey beside it. */
 const NOT_CHILDREN = new Set(['appId', 'version']);
@@ -59,15 +61,16 @@ const FIELD_EXEMPT: Record<string, string> = {
   'addTestDevice body.deviceId': 'the phone\'s advertising id: the data itself, not a reference',
   'updateTestDevice body.deviceId': 'the phone\'s advertising id: the data itself, not a reference',
   'createStorageIntegration body.accessKeyId': 'an S3 credential',
-  'createAudience body.source.rules[].messageId': 'messages have no table yet: a label matched in the caller\'s own message interactions',
-  'createImportTask body.source.filters.campaignIds': 'campaigns have no table: labels matched in the caller\'s own message interactions',
-  'createImportTask body.source.filters.messageIds': 'messages have no table yet: labels matched in the caller\'s own message interactions',
-  'updateImportTask body.source.filters.campaignIds': 'campaigns have no table: labels matched in the caller\'s own message interactions',
-  'updateImportTask body.source.filters.messageIds': 'messages have no table yet: labels matched in the caller\'s own message interactions',
+  'createAudience body.source.rules[].messageId': 'a label matched in the caller\'s own message interactions (as the SDK reported them), never a lookup',
+  'createImportTask body.source.filters.campaignIds': 'labels matched in the caller\'s own message interactions, never a lookup',
+  'createImportTask body.source.filters.messageIds': 'labels matched in the caller\'s own message interactions, never a lookup',
+  'updateImportTask body.source.filters.campaignIds': 'labels matched in the caller\'s own message interactions, never a lookup',
+  'updateImportTask body.source.filters.messageIds': 'labels matched in the caller\'s own message interactions, never a lookup',
+  'commentSubmission body.variantId': 'a variant inside the draft of the message in the path, not a row',
 };
 
 /** Document kinds and the child whose id their names carry; null: no entity table yet. */
-const DOC_CHILDREN: Record<DocumentKind, Child | null> = { journey: 'journey', segment: 'segment', message: null };
+const DOC_CHILDREN: Record<DocumentKind, Child | null> = { journey: 'journey', segment: 'segment', message: 'message' };
 
 const isSessionRoute = (n: EndpointName) => endpoints[n].auth !== 'public' && endpoints[n].auth !== 'appKey';
 const sessionEndpoints = (Object.keys(endpoints) as EndpointName[]).filter(isSessionRoute);
@@ -131,7 +134,7 @@ interface Caller {
   /** Whether the caller is of another account (account children: users, roles, are then foreign too). */
   otherAccount: boolean;
   /** The caller's own things that reference cases act on. */
-  own: { journeyId: string; colleagueId: string; tasks: Record<'s3' | 'segment' | 'performance_report', string> };
+  own: { journeyId: string; messageId: string; colleagueId: string; tasks: Record<'s3' | 'segment' | 'performance_report', string> };
 }
 
 let api: TestApi;
@@ -150,6 +153,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** The caller's own journey, colleague and import tasks (never run: awaitUpload) in `appId`. */
 async function ownThings(client: TestClient, appId: string): Promise<Caller['own']> {
   const { journey } = await client.ok<{ journey: { id: string } }>('createJourney', { name: `Own ${randomUUID()}` }, { appId });
+  const { message } = await client.ok<{ message: { id: string } }>('createMessage', { name: `Own ${randomUUID()}`, type: 'push' }, { appId });
   const { roles } = await client.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
   const { user } = await client.ok<{ user: { id: string } }>('addUser', { name: 'Own colleague', email: uniqueEmail('own'), roleId: roles.find((r) => r.builtIn === 'analyst')!.id });
   const { integration } = await client.ok<{ integration: { id: string } }>('createStorageIntegration', {
@@ -158,6 +162,7 @@ async function ownThings(client: TestClient, appId: string): Promise<Caller['own
   const task = async (source: unknown) => (await client.ok<{ task: { id: string } }>('createImportTask', { name: `Own ${randomUUID()}`, awaitUpload: true, source }, { appId })).task.id;
   return {
     journeyId: journey.id,
+    messageId: message.id,
     colleagueId: user.id,
     tasks: {
       s3: await task({ type: 's3', s3FileRoute: 'own.csv', s3IdType: 'customerId', s3IntegrationId: integration.id }),
@@ -246,6 +251,14 @@ beforeAll(async () => {
     name: 'Secret bucket', endpoint: 'https://203.0.114.10', region: 'eu-west-1', bucket: 'secret', accessKeyId: 'AKID', secretAccessKey: 'secret-key',
   }, p)).integration.id;
   victim.export = (await victimOwner.ok<{ export: { id: string } }>('createAudienceExport', { format: 'csv' }, { appId: appB, audienceId: audience.id })).export.id;
+  // A message with a submission (written as submit writes it: this file runs no sync server) and its campaign.
+  const { message } = await victimOwner.ok<{ message: { id: string; campaignId: string } }>('createMessage', { name: 'Secret message', type: 'push', campaignName: 'Secret campaign' }, p);
+  victim.message = message.id;
+  victim.campaign = message.campaignId;
+  victim.submission = (await api.db.query<{ id: string }>(
+    `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256)
+     SELECT $1, 1, '{}'::jsonb, d.state, '\\x00'::bytea, 'secret' FROM documents d WHERE d.entity_id = $1 RETURNING id`, [message.id])).rows[0]!.id;
+  await api.db.query(`UPDATE messages SET status = 'To validate' WHERE id = $1`, [message.id]);
   const { roles } = await victimOwner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
   victim.user = (await victimOwner.ok<{ user: { id: string } }>('addUser', { name: 'Colleague', email: uniqueEmail('colleague'), roleId: roles.find((r) => r.builtIn === 'analyst')!.id })).user.id;
   victim.role = randomUUID();
@@ -314,6 +327,12 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   cloneAudience: { name: 'Stolen copy' },
   updateImportTask: { name: 'Hijacked' },
   createAudienceExport: { format: 'csv' },
+  transitionMessage: { action: 'pause' },
+  approveMessage: { submissionId: randomUUID() },
+  rejectMessage: { submissionId: randomUUID(), reason: 'Hijacked' },
+  commentSubmission: { body: 'Hijacked' },
+  cloneMessage: { name: 'Stolen copy' },
+  assignMessage: { userId: randomUUID() },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -337,6 +356,10 @@ const docName = (accountId: string, appId: string, kind: DocumentKind, id: strin
 const FIELD_CASES: FieldCase[] = [
   { field: 'addUser body.roleId', children: ['role'], build: (_c, _k, id) => ({ body: { name: 'Mole', email: uniqueEmail('mole'), roleId: id } }) },
   { field: 'updateUser body.roleId', children: ['role'], build: (c, _k, id) => ({ params: { userId: c.own.colleagueId }, body: { roleId: id } }) },
+  { field: 'assignMessage body.userId', children: ['user'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { userId: id } }) },
+  { field: 'approveMessage body.submissionId', children: ['submission'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { submissionId: id } }) },
+  { field: 'rejectMessage body.submissionId', children: ['submission'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { submissionId: id, reason: 'Probe' } }) },
+  { field: 'createMessage body.campaignId', children: ['campaign'], build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: `Probe ${id}`, type: 'push', campaignId: id } }) },
   { field: 'assignJourney body.userId', children: ['user'], build: (c, _k, id) => ({ params: { appId: c.appId, journeyId: c.own.journeyId }, body: { userId: id } }) },
   { field: 'estimateSegment body.segment (segment)', children: SEGMENT_CHILDREN, build: (c, k, id) => ({ params: { appId: c.appId }, body: { segment: naming(k, id) } }) },
   {
@@ -474,6 +497,11 @@ const CHILD_TABLES: Record<string, string> = {
   apps: 'id = ANY($2) OR ($3 AND account_id = $1)',
   journey_events: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
   journey_versions: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
+  message_submissions: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
+  message_decisions: 'submission_id IN (SELECT s.id FROM message_submissions s JOIN messages m ON m.id = s.message_id WHERE m.app_id = ANY($2))',
+  message_comments: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
+  message_versions: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
+  message_events: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
   document_updates: 'name IN (SELECT name FROM documents WHERE app_id = ANY($2))',
   import_rows: 'task_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2))',
   stored_file_chunks: 'file_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2) UNION SELECT id FROM audience_exports WHERE app_id = ANY($2))',

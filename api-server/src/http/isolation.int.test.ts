@@ -23,6 +23,12 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   cloneJourney: { name: 'Stolen copy' },
   updateTag: { name: 'Hijacked', valueType: 'text' },
   updateEventDefinition: { label: 'Hijacked' },
+  transitionMessage: { action: 'pause' },
+  approveMessage: { submissionId: '00000000-0000-4000-8000-000000000000' },
+  rejectMessage: { submissionId: '00000000-0000-4000-8000-000000000000', reason: 'Hijacked' },
+  commentSubmission: { body: 'Hijacked' },
+  cloneMessage: { name: 'Stolen copy' },
+  assignMessage: { userId: '00000000-0000-4000-8000-000000000000' },
 };
 
 beforeAll(async () => {
@@ -60,6 +66,12 @@ beforeAll(async () => {
   ids.integrationId = integration.id;
   const { export: exported } = await owner.client.ok<{ export: { id: string } }>('createAudienceExport', { format: 'csv' }, { appId: app.id, audienceId: audience.id });
   ids.exportId = exported.id;
+  // A message and its submission (written as submit writes it: this file runs no sync server).
+  const { message } = await owner.client.ok<{ message: { id: string } }>('createMessage', { name: 'Secret message', type: 'push' }, { appId: app.id });
+  ids.messageId = message.id;
+  ids.submissionId = (await api.db.query<{ id: string }>(
+    `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256)
+     SELECT $1, 1, '{}'::jsonb, d.state, '\\x00'::bytea, 'secret' FROM documents d WHERE d.entity_id = $1 RETURNING id`, [message.id])).rows[0]!.id;
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });

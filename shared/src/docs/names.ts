@@ -11,14 +11,15 @@ export const DOC_KINDS = DocumentKind.options;
 
 /**
  * The table holding each kind's entities, for whoever checks a document name against its entity
- * (the API's document token route, the sync server on connect). A kind maps to null until its
- * table exists; adding one is one line here (the table needs id, account_id, app_id, doc_name,
- * created_by and deleted_at).
+ * (the API's document token route, the sync server on connect), and the column naming the person
+ * whose owner-only rights apply (the creator, or a message's current owner). A kind maps to null
+ * until its table exists; adding one is one line here (the table needs id, account_id, app_id,
+ * doc_name, deleted_at and the owner column).
  */
-export const DOC_ENTITY_TABLES: Readonly<Record<DocumentKind, string | null>> = {
-  journey: 'journeys',
-  segment: 'segments',
-  message: null,
+export const DOC_ENTITY_TABLES: Readonly<Record<DocumentKind, { table: string; owner: string } | null>> = {
+  journey: { table: 'journeys', owner: 'created_by' },
+  segment: { table: 'segments', owner: 'created_by' },
+  message: { table: 'messages', owner: 'owner_id' },
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -94,7 +94,7 @@ describe('message lifecycle', () => {
         const approvedBy: string[] = [];
         let met = false;
         for (const approverId of attempts) {
-          const outcome = approvalOutcome(policy, { authorId: 'author', approverId, approvedBy });
+          const outcome = approvalOutcome(policy, { authorIds: ['author'], approverId, approvedBy });
           if (approverId === 'author' && !authorsMayApprove) {
             expect(outcome).toEqual({ ok: false, reason: 'own_message' });
             continue;

@@ -181,14 +181,15 @@ export type ApprovalRefusal = 'own_message' | 'already_approved';
 
 /**
  * One approver's approval of a submission: refused when the policy forbids authors approving their
- * own message, or when this approver already approved this submission (two clicks, two tabs: one
- * approval). `met` when the approvals, this one included, reach the policy's count.
+ * own message (its authors: who submitted it and who owns the message), or when this approver
+ * already approved this submission (two clicks, two tabs: one approval). `met` when the
+ * approvals, this one included, reach the policy's count.
  */
 export function approvalOutcome(
   policy: ApprovalPolicy,
-  input: { authorId: string | null; approverId: string; approvedBy: readonly string[] },
+  input: { authorIds: readonly string[]; approverId: string; approvedBy: readonly string[] },
 ): { ok: true; met: boolean; count: number } | { ok: false; reason: ApprovalRefusal } {
-  if (!policy.authorsMayApprove && input.authorId !== null && input.approverId === input.authorId) return { ok: false, reason: 'own_message' };
+  if (!policy.authorsMayApprove && input.authorIds.includes(input.approverId)) return { ok: false, reason: 'own_message' };
   if (input.approvedBy.includes(input.approverId)) return { ok: false, reason: 'already_approved' };
   const count = new Set([...input.approvedBy, input.approverId]).size;
   return { ok: true, met: count >= policy.required, count };

@@ -19,7 +19,7 @@ export function docAccess(subject: PermissionSubject, kind: DocKind, ownerId: st
       return can(subject, 'ui:audience.view') ? 'read' : null;
     case 'message':
       if (can(subject, 'ui:message.edit', ctx)) return 'write';
-      return can(subject, 'ui:message.view', ctx) ? 'read' : null;
+      return can(subject, { or: ['ui:message.view', 'ui:message.read'] }, ctx) ? 'read' : null;
     default: {
       const never: never = kind;
       throw new Error(`unknown document kind ${String(never)}`);

@@ -30,6 +30,8 @@ export interface Fixture {
   newJourneyDoc(createdBy?: TestUser): Promise<string>;
   /** A segment in the same app, created by `createdBy`; returns its document name. */
   newSegmentDoc(createdBy?: TestUser): Promise<string>;
+  /** A message (in a new campaign) of the same app, created and owned by `createdBy`; returns its document name. */
+  newMessageDoc(createdBy?: TestUser): Promise<string>;
 }
 
 const one = async <T>(db: pg.Pool, sql: string, params: unknown[]): Promise<T> => {
@@ -85,6 +87,17 @@ export async function createFixture(db: pg.Pool, opts: { appRestricted?: string[
       await db.query(
         `INSERT INTO segments (id, account_id, app_id, name, doc_name, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
         [id, accountId, appId, `Segment ${id}`, name, createdBy.id]);
+      return name;
+    },
+    newMessageDoc: async (createdBy = users.manager) => {
+      const id = randomUUID();
+      const name = docName(accountId, appId, 'message', id);
+      const { id: campaignId } = await one<{ id: string }>(db,
+        `INSERT INTO campaigns (account_id, app_id, name, created_by) VALUES ($1, $2, $3, $4) RETURNING id`, [accountId, appId, `Campaign ${id}`, createdBy.id]);
+      await db.query(
+        `INSERT INTO messages (id, account_id, app_id, campaign_id, name, type, origin, doc_name, created_by, owner_id)
+         VALUES ($1, $2, $3, $4, $5, 'push', 'classic', $6, $7, $7)`,
+        [id, accountId, appId, campaignId, `Message ${id}`, name, createdBy.id]);
       return name;
     },
     token: (user, claims = {}, signOpts = {}) =>

@@ -9,10 +9,10 @@ import type { Queryable } from '../../db/pool.ts';
  * server checks connections with too), undefined when there is no such entity.
  */
 export async function findDocumentEntity(db: Queryable, doc: DocNameParts, name: string): Promise<{ createdBy: string | null } | null | undefined> {
-  const table = DOC_ENTITY_TABLES[doc.kind];
-  if (!table) return null;
+  const entity = DOC_ENTITY_TABLES[doc.kind];
+  if (!entity) return null;
   const { rows } = await db.query<{ created_by: string | null }>(
-    `SELECT created_by FROM ${table} WHERE id = $1 AND app_id = $2 AND account_id = $3 AND doc_name = $4 AND deleted_at IS NULL`,
+    `SELECT ${entity.owner} AS created_by FROM ${entity.table} WHERE id = $1 AND app_id = $2 AND account_id = $3 AND doc_name = $4 AND deleted_at IS NULL`,
     [doc.id, doc.appId, doc.accountId, name],
   );
   return rows[0] && { createdBy: rows[0].created_by };
