@@ -7,12 +7,14 @@
  * account's messages answer like ids that do not exist on every route.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import {
-  ErrorCode, applyMessageDraftToDoc, messageDraftFromDoc, type MessageDraft, type MessageSummary, type SubmissionDetail,
+  ErrorCode, addStepAfter, applyJourneyToDoc, applyMessageDraftToDoc, journeyFromDoc, messageDraftFromDoc, updateStep,
+  type JourneyStep, type MessageDraft, type MessageSummary, type SubmissionDetail,
 } from '@gd/shared';
 import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
-import { addMember, registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
-import { openApiDoc, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
+import { addMember, ingest, registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
+import { editJourneySource, openApiDoc, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
 let api: TestApi;
 let sync: SyncServer;
@@ -29,7 +31,10 @@ beforeAll(async () => {
   sync.attach(api.httpServer, '/collab');
   api.deps.liveDocs = inProcessLiveDocs(sync);
   owner = await registerAccount(api);
-  appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Messages', os: 'iOS' })).app.id;
+  const app = (await owner.client.ok<{ app: { id: string; appKey: string } }>('createApp', { name: 'Messages', os: 'iOS' })).app;
+  appId = app.id;
+  // An event in the app's catalogue, for the journeys that send messages below.
+  await ingest(api, app.appKey, 'ingestBatch', { device: { id: 'messages-seed-device' }, events: [{ id: 'seed-1', name: 'purchase', time: new Date().toISOString() }] });
   approvers = [await addMember(api, owner.client, 'manager'), await addMember(api, owner.client, 'manager')];
   author = await addMember(api, owner.client, 'author');
   analyst = await addMember(api, owner.client, 'analyst');
@@ -250,5 +255,32 @@ describe('messages', () => {
     expect((await intruder.client.call('docToken', { name: message.docName })).body.code).toBe(ErrorCode.NO_PERMISSION);
     // And the owner's message is untouched.
     expect((await owner.client.ok<{ message: MessageSummary }>('getMessage', undefined, ids(message))).message).toMatchObject({ status: 'To validate', name: 'Secret' });
+  });
+
+  it('a journey\'s message step names a real message of its channel: launch refuses a missing, deleted or other-channel one', async () => {
+    const { message: push } = await readyMessage(owner.client, 'For journeys');
+    const { message: email } = await owner.client.ok<{ message: MessageSummary }>('createMessage', { name: 'Journey mail', type: 'email', campaignName: 'Winter' }, { appId });
+    const { journey } = await owner.client.ok<{ journey: { id: string; docName: string } }>('createJourney', { name: 'Sends a push' }, { appId });
+    const doc = await openApiDoc(owner.client, journey.docName, docs);
+    await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
+    const stepId = randomUUID();
+    const point = async (campaignId: string, messageId: string) => {
+      let j = journeyFromDoc(doc.doc);
+      if (!j.steps.some((s) => s.id === stepId)) j = addStepAfter(j, j.entryId!, null, 'actionMessagePush', stepId);
+      const step = j.steps.find((s) => s.id === stepId) as Extract<JourneyStep, { type: 'actionMessagePush' }>;
+      applyJourneyToDoc(doc.doc, updateStep(j, { ...step, campaignId, messageId }));
+      await waitFor(() => !doc.provider.hasUnsyncedChanges, 'step acknowledged');
+    };
+    const launch = () => owner.client.call('launchJourney', undefined, { appId, journeyId: journey.id });
+    const refusal = [{ path: `steps.${stepId}.messageId`, message: 'message_not_found' }];
+
+    await point(push.campaignId, randomUUID());
+    expect((await launch()).body.details).toEqual(refusal);
+    await point(email.campaignId, email.id);
+    expect((await launch()).body.details).toEqual(refusal);
+    await point(push.campaignId, push.id);
+    expect((await launch()).body).toMatchObject({ status: 'OK', version: 1 });
+    await owner.client.ok('transitionMessage', { action: 'delete' }, ids(push));
+    expect((await launch()).body.details).toEqual(refusal);
   });
 });

@@ -13,6 +13,7 @@ import { tx } from '../../db/pool.ts';
 import type { Deps } from '../../http/context.ts';
 import { readLive } from '../documents/liveDocs.ts';
 import { freeze } from '../documents/versions.ts';
+import { journeyMessageKeys } from '../messages/repository.ts';
 import { missingReferences } from './references.ts';
 import * as repo from './repository.ts';
 
@@ -35,8 +36,9 @@ export async function launchJourney(deps: Deps, input: { appId: string; row: rep
     } catch {
       return fail(ErrorCode.MANDATORY, 'The journey cannot be brought to a valid shape; change it in the editor and try again', [{ path: 'journey', message: 'not_normalizable' }]);
     }
-    // Messages are not built yet: no message exists, so a message step cannot launch.
-    const violations = validateJourney(journey, { messageExists: () => false });
+    // A message step names a message of the app, of its channel, that is not deleted.
+    const messages = await journeyMessageKeys(db, input.appId);
+    const violations = validateJourney(journey, { messageExists: (campaignId, messageId, channel) => messages.has(`${campaignId}/${messageId}/${channel}`) });
     if (violations.length > 0) {
       // details: `steps.<stepId>.<field path>` (or `journey` for graph problems) and the violation code.
       return fail(ErrorCode.MANDATORY, `The journey has ${violations.length} problem(s) and cannot be launched`,

@@ -1,4 +1,5 @@
 /** SQL of messages (migration 014): campaigns, messages, submissions, decisions, comments, versions, history. */
+import { communicationGroup } from '@gd/shared';
 import type {
   ApprovalPolicy, CampaignSummary, CommunicationStatus, CommunicationType, MessageComment, MessageHistoryEntry, MessageListQuery,
   MessageOrigin, MessageSummary, SubmissionDecision, SubmissionOutcome, SubmissionSummary,
@@ -87,6 +88,21 @@ export async function campaignNamed(db: Queryable, a: { accountId: string; appId
   if (found) return found.id;
   return only((await db.query<{ id: string }>(
     'INSERT INTO campaigns (account_id, app_id, name, created_by) VALUES ($1, $2, $3, $4) RETURNING id', [a.accountId, a.appId, a.name, a.userId])).rows).id;
+}
+
+/**
+ * What a journey's message steps may name: each message of the app that is not deleted, as
+ * `<campaignId>/<messageId>/<channel>` (push, email, or inApp for the in-app types; native ads and
+ * A/B tests are not journey steps).
+ */
+export async function journeyMessageKeys(db: Queryable, appId: string): Promise<Set<string>> {
+  const { rows } = await db.query<{ campaign_id: string; id: string; type: CommunicationType }>(
+    'SELECT campaign_id, id, type FROM messages WHERE app_id = $1 AND deleted_at IS NULL', [appId]);
+  return new Set(rows.flatMap((r) => {
+    const group = communicationGroup(r.type);
+    const channel = group === 'message' ? r.type : group === 'inApp' ? 'inApp' : null;
+    return channel ? [`${r.campaign_id}/${r.id}/${channel}`] : [];
+  }));
 }
 
 export async function listCampaigns(db: Queryable, appId: string): Promise<CampaignSummary[]> {
