@@ -7,7 +7,7 @@
  *   more messages; each message is one document and one lifecycle (lifecycle.ts). A journey's
  *   message step names a campaign and one of its messages.
  * - **Variants and languages.** Every message has at least one variant; an A/B test (`test_ab`)
- *   has two to eight, each with its share of the audience (the shares sum to 100). Each variant
+ *   has two to ten, each with its share of the audience (the shares sum to 100). Each variant
  *   carries its content per language of the message (`en` and `es` by default, more addable; the
  *   default language is what a person whose language the message lacks receives). Variants of an
  *   A/B test choose their own content type among the sendable ones (push, e-mail, in-app).
@@ -43,7 +43,7 @@ export const MessageLanguage = z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/);
 export const DEFAULT_MESSAGE_LANGUAGES = ['en', 'es'] as const;
 export const MAX_MESSAGE_LANGUAGES = 20;
 
-export const MAX_AB_VARIANTS = 8;
+export const MAX_AB_VARIANTS = 10;
 export const VariantId = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/);
 
 export const MessageVariant = z.object({

@@ -21,6 +21,7 @@ import { tx, type Queryable } from '../../db/pool.ts';
 import type { Deps } from '../../http/context.ts';
 import { readLive } from '../documents/liveDocs.ts';
 import { freeze } from '../documents/versions.ts';
+import { parameterDefinitions } from '../commParameters/repository.ts';
 import { listTags } from '../tags/repository.ts';
 import * as repo from './repository.ts';
 
@@ -69,7 +70,7 @@ export async function submit(deps: Deps, input: { row: repo.MessageRow; userId: 
   if (!live.ok) return live;
   try {
     const tags = (await listTags(db, input.row.app_id)).map((t) => t.name);
-    const problems = [...validateDraft(live.draft, { tags, parameters: [] }), ...(await targetProblems(db, input.row.app_id, live.draft, input.subject))];
+    const problems = [...validateDraft(live.draft, { tags, parameters: await parameterDefinitions(db, input.row.app_id) }), ...(await targetProblems(db, input.row.app_id, live.draft, input.subject))];
     if (problems.length > 0) {
       return fail(ErrorCode.MANDATORY, `The message has ${problems.length} problem(s) and cannot be submitted`, problems.map((p) => ({ path: pathOf(p), message: p.code })));
     }
@@ -118,12 +119,13 @@ export async function approve(deps: Deps, input: { row: repo.MessageRow; submiss
   const submission = await repo.findSubmission(db, input.row.id, input.submissionId);
   if (!submission) return fail(ErrorCode.NO_PERMISSION, 'No permission for this submission');
   if (submission.outcome !== 'open') return { ...conflict('This submission is no longer open for approval'), details: [{ path: 'submission', message: `submission_${submission.outcome}` }] };
-  // Stale: the live draft holds edits the snapshot lacks. Approving it would approve something the team has moved on from.
-  const live = await liveDraft(deps, input.row);
-  if (!live.ok) return live;
-  const stale = hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVector(live.doc)), Y.decodeStateVector(submission.state_vector));
-  live.doc.destroy();
-  if (stale) return staleFailure();
+  // Stale: the live draft holds edits the snapshot lacks. Approving it would approve something the
+  // team has moved on from. Only the state vectors are compared (no document is built).
+  if (!deps.liveDocs) return unavailable('The sync server is not reachable; try again');
+  const read = await readLive(deps.liveDocs, db, input.row.doc_name);
+  if (!read.ok) return read;
+  const liveVector = read.state ? Y.decodeStateVector(Y.encodeStateVectorFromUpdate(read.state)) : new Map<number, number>();
+  if (hasEditsBeyond(liveVector, Y.decodeStateVector(submission.state_vector))) return staleFailure();
   return tx(db, async (client) => {
     const row = await repo.findMessage(client, input.row.app_id, input.row.id, true);
     const current = row && (await repo.findSubmission(client, row.id, submission.id));
@@ -144,7 +146,7 @@ export async function approve(deps: Deps, input: { row: repo.MessageRow; submiss
     if (!outcome.met) return done;
     // The approval that meets the policy commits the snapshot, exactly as submitted.
     const version = await repo.nextVersion(client, row.id);
-    await repo.insertVersion(client, { messageId: row.id, version, submission: current });
+    await repo.insertVersion(client, { messageId: row.id, version, submissionId: current.id });
     await repo.closeOpenSubmission(client, row.id, 'approved');
     await repo.recordEvent(client, { messageId: row.id, kind: 'versioned', actorId: input.userId, submissionId: current.id, version });
     const moved = await move(client, row, 'approve', input.userId, { policyMet: true }, { approvedVersion: version, submissionId: current.id });
@@ -195,9 +197,8 @@ export async function transition(deps: Deps, input: { row: repo.MessageRow; acti
     if (input.action === 'draft' || input.action === 'delete') submissionId = await repo.closeOpenSubmission(client, row.id, 'withdrawn');
     if (input.action === 'toValidate') {
       // Back to review: the approved version's snapshot is submitted again; its approvals start over.
-      const version = row.approved_version === null ? undefined : await repo.versionSubmission(client, row.id, row.approved_version);
-      if (!version) throw new Refusal(conflict('This message has no approved version to review again'));
-      submissionId = await repo.insertSubmission(client, { messageId: row.id, definition: version.definition, state: version.yjs_state, stateVector: version.state_vector, sha256: version.sha256, userId: input.userId });
+      submissionId = row.approved_version === null ? undefined : await repo.resubmitVersion(client, { messageId: row.id, version: row.approved_version, userId: input.userId });
+      if (!submissionId) throw new Refusal(conflict('This message has no approved version to review again'));
       await repo.recordEvent(client, { messageId: row.id, kind: 'submitted', actorId: input.userId, submissionId, detail: 'back_to_review' });
     }
     const moved = await move(client, row, input.action, input.userId, ctx, submissionId ? { submissionId } : {});

@@ -33,12 +33,15 @@ export interface MessageRow {
   status_changed_at: Date;
 }
 
+/**
+ * A submission without its snapshot's bulk (the definition and Yjs state can be megabytes): what
+ * lists, checks and decisions need. `submissionDefinition` reads the definition where it is shown;
+ * copies of the snapshot (a version, a resubmission for review) are made inside Postgres.
+ */
 export interface SubmissionRow {
   id: string;
   message_id: string;
   number: number;
-  definition: unknown;
-  yjs_state: Buffer;
   state_vector: Buffer;
   sha256: string;
   submitted_by: string | null;
@@ -139,7 +142,7 @@ export async function updateMessage(db: Queryable, id: string, patch: { name?: s
 }
 
 const SUBMISSION_SELECT = `
-  SELECT s.id, s.message_id, s.number, s.definition, s.yjs_state, s.state_vector, s.sha256, s.submitted_by, u.name AS submitted_by_name,
+  SELECT s.id, s.message_id, s.number, s.state_vector, s.sha256, s.submitted_by, u.name AS submitted_by_name,
          s.submitted_at, s.outcome
     FROM message_submissions s LEFT JOIN users u ON u.id = s.submitted_by`;
 
@@ -152,7 +155,7 @@ export async function findSubmission(db: Queryable, messageId: string, id: strin
 export async function latestSubmissions(db: Queryable, messageIds: readonly string[]): Promise<Map<string, SubmissionRow>> {
   if (!messageIds.length) return new Map();
   const { rows } = await db.query<SubmissionRow>(
-    `SELECT DISTINCT ON (s.message_id) s.id, s.message_id, s.number, s.definition, s.yjs_state, s.state_vector, s.sha256, s.submitted_by,
+    `SELECT DISTINCT ON (s.message_id) s.id, s.message_id, s.number, s.state_vector, s.sha256, s.submitted_by,
             u.name AS submitted_by_name, s.submitted_at, s.outcome
        FROM message_submissions s LEFT JOIN users u ON u.id = s.submitted_by
       WHERE s.message_id = ANY($1::uuid[]) ORDER BY s.message_id, s.number DESC`, [messageIds]);
@@ -198,17 +201,26 @@ export async function nextVersion(db: Queryable, messageId: string): Promise<num
   return only((await db.query<{ next: number }>('SELECT COALESCE(max(version), 0) + 1 AS next FROM message_versions WHERE message_id = $1', [messageId])).rows).next;
 }
 
-export async function insertVersion(db: Queryable, v: { messageId: string; version: number; submission: SubmissionRow }): Promise<void> {
+/** The submission's snapshot as the message's version `version`, copied inside Postgres. */
+export async function insertVersion(db: Queryable, v: { messageId: string; version: number; submissionId: string }): Promise<void> {
   await db.query(
     `INSERT INTO message_versions (message_id, version, submission_id, definition, yjs_state, state_vector, sha256)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [v.messageId, v.version, v.submission.id, JSON.stringify(v.submission.definition), v.submission.yjs_state, v.submission.state_vector, v.submission.sha256]);
+     SELECT message_id, $2, id, definition, yjs_state, state_vector, sha256 FROM message_submissions WHERE id = $3 AND message_id = $1`,
+    [v.messageId, v.version, v.submissionId]);
 }
 
-/** The snapshot an approved version was committed from. */
-export async function versionSubmission(db: Queryable, messageId: string, version: number): Promise<{ definition: unknown; yjs_state: Buffer; state_vector: Buffer; sha256: string } | undefined> {
-  return (await db.query<{ definition: unknown; yjs_state: Buffer; state_vector: Buffer; sha256: string }>(
-    'SELECT definition, yjs_state, state_vector, sha256 FROM message_versions WHERE message_id = $1 AND version = $2', [messageId, version])).rows[0];
+/** A new submission of an approved version's snapshot (back to review), copied inside Postgres; its id, or undefined without that version. */
+export async function resubmitVersion(db: Queryable, v: { messageId: string; version: number; userId: string }): Promise<string | undefined> {
+  return (await db.query<{ id: string }>(
+    `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256, submitted_by)
+     SELECT message_id, (SELECT COALESCE(max(number), 0) + 1 FROM message_submissions WHERE message_id = $1), definition, yjs_state, state_vector, sha256, $3
+       FROM message_versions WHERE message_id = $1 AND version = $2
+     RETURNING id`, [v.messageId, v.version, v.userId])).rows[0]?.id;
+}
+
+/** The draft a submission froze (what approvers review). */
+export async function submissionDefinition(db: Queryable, submissionId: string): Promise<unknown> {
+  return (await db.query<{ definition: unknown }>('SELECT definition FROM message_submissions WHERE id = $1', [submissionId])).rows[0]?.definition;
 }
 
 export async function insertComment(db: Queryable, c: { messageId: string; submissionId: string; userId: string; path: string; variantId: string | null; body: string }): Promise<string> {

@@ -145,7 +145,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
     if (!row || !s) return notFound();
     const [decisions, comments, policy] = await Promise.all([repo.decisionsOf(db, [s.id]), repo.commentsOf(db, s.id), repo.findPolicy(db, principal.account.id)]);
     // Stored from a validated draft at submit (the same schema): parsed, never patched up.
-    const definition = MessageDraft.parse(s.definition);
+    const definition = MessageDraft.parse(await repo.submissionDefinition(db, s.id));
     return ok({ submission: { ...repo.toSubmissionSummary(s, decisions.get(s.id) ?? [], policy.required), definition, comments } });
   });
 
