@@ -20,6 +20,8 @@ import { authRoutes } from './features/auth/routes.ts';
 import { documentRoutes } from './features/documents/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
 import { messageRoutes } from './features/messages/routes.ts';
+import { webPluginRoutes } from './features/webPlugin/routes.ts';
+import { messageWhatIfRoutes } from './features/messageWhatIf/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
@@ -27,6 +29,8 @@ import { segmentRoutes } from './features/segments/routes.ts';
 import { importRoutes } from './features/imports/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
 import { homeRoutes } from './features/home/routes.ts';
+import { commParameterRoutes } from './features/commParameters/routes.ts';
+import { nativeTemplateRoutes } from './features/nativeTemplates/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -68,6 +72,8 @@ export function createApp(deps: Deps): express.Express {
   documentRoutes(api, deps);
   journeyRoutes(api, deps);
   messageRoutes(api, deps);
+  webPluginRoutes(api, deps);
+  messageWhatIfRoutes(api, deps);
   analyticsRoutes(api, deps);
   peopleRoutes(api, deps);
   tagRoutes(api, deps);
@@ -75,6 +81,8 @@ export function createApp(deps: Deps): express.Express {
   importRoutes(api, deps);
   exportRoutes(api, deps);
   homeRoutes(api, deps);
+  commParameterRoutes(api, deps);
+  nativeTemplateRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

@@ -136,6 +136,28 @@ export const endpointRoutes = {
   assignMessage: { method: 'PUT', path: '/apps/:appId/messages/:messageId/owner' },
   getApprovalPolicy: { method: 'GET', path: '/account/approval-policy' },
   updateApprovalPolicy: { method: 'PUT', path: '/account/approval-policy' },
+
+  // Web plugin of messages (endpoints/webPlugin.ts)
+  getWebPlugin: { method: 'GET', path: '/apps/:appId/web-plugin' },
+  updateWebPlugin: { method: 'PUT', path: '/apps/:appId/web-plugin' },
+
+  // Message what-if (endpoints/messageWhatIf.ts)
+  messageWhatIf: { method: 'POST', path: '/apps/:appId/messages/what-if' },
+
+  // Message settings: communication parameters and native ad templates (endpoints/messageSettings.ts)
+  listCommunicationParameters: { method: 'GET', path: '/apps/:appId/communication-parameters' },
+  createCommunicationParameter: { method: 'POST', path: '/apps/:appId/communication-parameters' },
+  updateCommunicationParameter: { method: 'PUT', path: '/apps/:appId/communication-parameters/:parameterId' },
+  deleteCommunicationParameter: { method: 'DELETE', path: '/apps/:appId/communication-parameters/:parameterId' },
+  listNativeTemplates: { method: 'GET', path: '/apps/:appId/native-templates' },
+  listNativeTemplateChoices: { method: 'GET', path: '/apps/:appId/native-template-choices' },
+  createNativeTemplate: { method: 'POST', path: '/apps/:appId/native-templates' },
+  updateNativeTemplate: { method: 'PUT', path: '/apps/:appId/native-templates/:templateId' },
+  deleteNativeTemplate: { method: 'DELETE', path: '/apps/:appId/native-templates/:templateId' },
+  listPlatformNativeTemplates: { method: 'GET', path: '/admin/native-templates' },
+  createPlatformNativeTemplate: { method: 'POST', path: '/admin/native-templates' },
+  updatePlatformNativeTemplate: { method: 'PUT', path: '/admin/native-templates/:templateId' },
+  deletePlatformNativeTemplate: { method: 'DELETE', path: '/admin/native-templates/:templateId' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

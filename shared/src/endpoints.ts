@@ -19,6 +19,9 @@ import { segmentEndpoints } from './endpoints/segments.ts';
 import { importEndpoints } from './endpoints/imports.ts';
 import { homeEndpoints } from './endpoints/home.ts';
 import { messageEndpoints } from './endpoints/messages.ts';
+import { webPluginEndpoints } from './endpoints/webPlugin.ts';
+import { messageSettingsEndpoints } from './endpoints/messageSettings.ts';
+import { messageWhatIfEndpoints } from './endpoints/messageWhatIf.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -35,6 +38,9 @@ export const endpoints = {
   ...importEndpoints,
   ...homeEndpoints,
   ...messageEndpoints,
+  ...webPluginEndpoints,
+  ...messageWhatIfEndpoints,
+  ...messageSettingsEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

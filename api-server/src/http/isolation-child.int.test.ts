@@ -36,6 +36,8 @@ import { ingest, registerAccount, startTestApi, uniqueEmail, type ApiAnswer, typ
 type Child =
   | 'journey' | 'segment' | 'audience' | 'task' | 'integration' | 'export' | 'device' | 'tag' | 'person' | 'event' | 'user' | 'role'
   | 'message' | 'submission' | 'campaign'
+  /** Message settings: a communication parameter and a native ad template of an app. */
+  | 'parameter' | 'template'
   /** A person's customer id and an SDK device id: what people search matches. */
   | 'customer' | 'deviceKey';
 /** Children of the account rather than of an app: only another account's caller may not name them. */
@@ -45,6 +47,9 @@ const PATH_CHILDREN: Record<string, Child> = {
   journeyId: 'journey', segmentId: 'segment', audienceId: 'audience', taskId: 'task', integrationId: 'integration', exportId: 'export',
   deviceId: 'device', tagId: 'tag', personId: 'person', eventName: 'event', userId: 'user', roleId: 'role',
   messageId: 'message', submissionId: 'submission',
+  // An app's template; on the platform's routes (/admin/native-templates/:templateId) neither caller
+  // is a platform administrator, so those answer 10004 whatever the id.
+  parameterId: 'parameter', templateId: 'template',
 };
 /** Path parameters that name no child: the caller's own app, and a version number inside the journey beside it. */
 const NOT_CHILDREN = new Set(['appId', 'version']);
@@ -259,6 +264,9 @@ beforeAll(async () => {
     `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256)
      SELECT $1, 1, '{}'::jsonb, d.state, '\\x00'::bytea, 'secret' FROM documents d WHERE d.entity_id = $1 RETURNING id`, [message.id])).rows[0]!.id;
   await api.db.query(`UPDATE messages SET status = 'To validate' WHERE id = $1`, [message.id]);
+  victim.parameter = (await victimOwner.ok<{ parameter: { id: string } }>('createCommunicationParameter', { name: 'communicationParameter__secret', label: 'Secret', type: 'openText', values: [] }, p)).parameter.id;
+  // The app's only template, hence its default: a delete would be refused (33) if it were reached.
+  victim.template = (await victimOwner.ok<{ template: { id: string } }>('createNativeTemplate', { name: 'Secret template', fields: [{ key: 'title', label: 'Title', kind: 'text', required: true }] }, p)).template.id;
   const { roles } = await victimOwner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
   victim.user = (await victimOwner.ok<{ user: { id: string } }>('addUser', { name: 'Colleague', email: uniqueEmail('colleague'), roleId: roles.find((r) => r.builtIn === 'analyst')!.id })).user.id;
   victim.role = randomUUID();
@@ -333,6 +341,9 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   commentSubmission: { body: 'Hijacked' },
   cloneMessage: { name: 'Stolen copy' },
   assignMessage: { userId: randomUUID() },
+  updateCommunicationParameter: { name: 'communicationParameter__hijacked', label: 'Hijacked', type: 'valueSelection', values: ['a'] },
+  updateNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: false }], isDefault: true },
+  updatePlatformNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: false }], isDefault: true },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -360,6 +371,10 @@ const FIELD_CASES: FieldCase[] = [
   { field: 'approveMessage body.submissionId', children: ['submission'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { submissionId: id } }) },
   { field: 'rejectMessage body.submissionId', children: ['submission'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { submissionId: id, reason: 'Probe' } }) },
   { field: 'createMessage body.campaignId', children: ['campaign'], build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: `Probe ${id}`, type: 'push', campaignId: id } }) },
+  {
+    field: 'messageWhatIf body.target.id', children: ['audience', 'segment'],
+    build: (c, k, id) => ({ params: { appId: c.appId }, body: { target: { kind: k, id }, type: 'push', schedule: { kind: 'now' } } }),
+  },
   { field: 'assignJourney body.userId', children: ['user'], build: (c, _k, id) => ({ params: { appId: c.appId, journeyId: c.own.journeyId }, body: { userId: id } }) },
   { field: 'estimateSegment body.segment (segment)', children: SEGMENT_CHILDREN, build: (c, k, id) => ({ params: { appId: c.appId }, body: { segment: naming(k, id) } }) },
   {

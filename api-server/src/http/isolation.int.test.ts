@@ -29,6 +29,12 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   commentSubmission: { body: 'Hijacked' },
   cloneMessage: { name: 'Stolen copy' },
   assignMessage: { userId: '00000000-0000-4000-8000-000000000000' },
+  createCommunicationParameter: { name: 'communicationParameter__spy', label: 'Spy', type: 'openText', values: [] },
+  updateCommunicationParameter: { name: 'communicationParameter__spy', label: 'Hijacked', type: 'openText', values: [] },
+  createNativeTemplate: { name: 'Spy', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }] },
+  updateNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }], isDefault: true },
+  createPlatformNativeTemplate: { name: 'Spy', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }] },
+  updatePlatformNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }], isDefault: true },
 };
 
 beforeAll(async () => {
@@ -72,6 +78,11 @@ beforeAll(async () => {
   ids.submissionId = (await api.db.query<{ id: string }>(
     `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256)
      SELECT $1, 1, '{}'::jsonb, d.state, '\\x00'::bytea, 'secret' FROM documents d WHERE d.entity_id = $1 RETURNING id`, [message.id])).rows[0]!.id;
+  // Message settings: a communication parameter and the app's native ad template (its default).
+  const { parameter } = await owner.client.ok<{ parameter: { id: string } }>('createCommunicationParameter', { name: 'communicationParameter__secret', label: 'Secret', type: 'openText', values: [] }, { appId: app.id });
+  ids.parameterId = parameter.id;
+  const { template } = await owner.client.ok<{ template: { id: string } }>('createNativeTemplate', { name: 'Secret template', fields: [{ key: 'title', label: 'Title', kind: 'text', required: true }] }, { appId: app.id });
+  ids.templateId = template.id;
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });

@@ -5,6 +5,7 @@ export * from './account.ts';
 export * from './docs.ts';
 export * from './journeys.ts';
 export * from './messages.ts';
+export * from './webPlugin.ts';
 export * from './ingest.ts';
 export * from './tags.ts';
 export * from './people.ts';
