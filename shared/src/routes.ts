@@ -47,9 +47,9 @@ export const ROUTES: readonly RouteDef[] = [
   r('/behavior/people', 'behavior', 'people', true),
   r('/behavior/events', 'behavior', 'events', true),
 
-  r('/communication/messaging', 'communication', 'messaging'),
-  r('/communication/messaging/native_ad', 'communication', 'nativeAd', false, false),
-  r('/communication/messaging/plugin', 'communication', 'plugin', false, false),
+  r('/communication/messaging', 'communication', 'messaging', true),
+  r('/communication/messaging/native_ad', 'communication', 'nativeAd', true, false),
+  r('/communication/messaging/plugin', 'communication', 'plugin', true, false),
   r('/communication/journeys', 'communication', 'journeys', true),
   r('/communication/rules', 'communication', 'rules'),
   r('/communication/report', 'communication', 'report'),
@@ -64,9 +64,9 @@ export const ROUTES: readonly RouteDef[] = [
   r('/manage/tags', 'manage', 'tags', true),
   r('/manage/import-task', 'manage', 'importTask', true),
   r('/manage/integrations', 'manage', 'integrations'),
-  r('/manage/communication-parameters', 'manage', 'communicationParameters'),
+  r('/manage/communication-parameters', 'manage', 'communicationParameters', true),
   r('/manage/mail-providers', 'manage', 'mailProviders'),
-  r('/manage/native-templates', 'manage', 'nativeTemplates'),
+  r('/manage/native-templates', 'manage', 'nativeTemplates', true),
   r('/manage/landings', 'manage', 'landings'),
   r('/manage/categories', 'manage', 'categories'),
 
@@ -83,7 +83,7 @@ export const ROUTES: readonly RouteDef[] = [
 
   r('/admin/roles', 'admin', 'roles', true),
   r('/admin/providers', 'admin', 'adminProviders'),
-  r('/admin/native-templates', 'admin', 'adminNativeTemplates'),
+  r('/admin/native-templates', 'admin', 'adminNativeTemplates', true),
 ];
 
 /** Authentication and legacy routes: public, no permission key. */

@@ -20,9 +20,11 @@ const PLATFORM = 'route:/admin/native-templates';
 const CHANGE = 'ui:app.edit';
 /** Whoever sees messages of the app, or its templates screen, may list the templates a native ad can pick. */
 const CHOOSE = { or: ['ui:message.view', 'ui:message.view:owner', 'ui:message.read', TEMPLATES] } as const;
+/** Who reads the parameters: their screen, and whoever sees messages (the editor picks them and checks placeholders against them). */
+const READ_PARAMETERS = { or: ['ui:message.view', 'ui:message.view:owner', 'ui:message.read', PARAMETERS] } as const;
 
 export const messageSettingsEndpoints = {
-  listCommunicationParameters: ep({ method: 'GET', path: '/apps/:appId/communication-parameters', summary: 'Communication parameters of an app (what messages may set and use as {{communicationParameter__name}})', auth: PARAMETERS, response: { parameters: z.array(CommunicationParameterRecord) } }),
+  listCommunicationParameters: ep({ method: 'GET', path: '/apps/:appId/communication-parameters', summary: 'Communication parameters of an app (what messages may set and use as {{communicationParameter__name}})', auth: READ_PARAMETERS, response: { parameters: z.array(CommunicationParameterRecord) } }),
   createCommunicationParameter: ep({ method: 'POST', path: '/apps/:appId/communication-parameters', summary: 'Create a parameter (name unique per app: 30). Changing parameters needs ui:app.edit, the app-settings key: they define what every message of the app is checked against, so Authors (ui:message.create) may not', auth: { and: [PARAMETERS, CHANGE] }, request: CommunicationParameterInput, response: { parameter: CommunicationParameterRecord } }),
   updateCommunicationParameter: ep({ method: 'PUT', path: '/apps/:appId/communication-parameters/:parameterId', summary: 'Rename a parameter, or change its label, type or values (ui:app.edit, see createCommunicationParameter)', auth: { and: [PARAMETERS, CHANGE] }, request: CommunicationParameterInput, response: { parameter: CommunicationParameterRecord } }),
   deleteCommunicationParameter: ep({ method: 'DELETE', path: '/apps/:appId/communication-parameters/:parameterId', summary: 'Delete a parameter; messages that still use it are refused at submit until changed (ui:app.edit)', auth: { and: [PARAMETERS, CHANGE] }, response: none }),

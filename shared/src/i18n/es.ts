@@ -9,6 +9,11 @@ import { peopleEs } from './people/es.ts';
 import { segmentsEs } from './segments/es.ts';
 import { importsEs } from './imports/es.ts';
 import { homeEs } from './home/es.ts';
+import { messagesEs } from './messages/es.ts';
+import { webPluginEs } from './webPlugin/es.ts';
+import { messageEditorEs } from './messageEditor/es.ts';
+import { messageSettingsEs } from './messageSettings/es.ts';
+import { messageWhatIfEs } from './messageWhatIf/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -21,4 +26,9 @@ export const es: Catalogue = {
   ...segmentsEs,
   ...importsEs,
   ...homeEs,
+  ...messagesEs,
+  ...webPluginEs,
+  ...messageEditorEs,
+  ...messageSettingsEs,
+  ...messageWhatIfEs,
 };

@@ -10,6 +10,11 @@ import { peopleTo } from './people/to.ts';
 import { segmentsTo } from './segments/to.ts';
 import { importsTo } from './imports/to.ts';
 import { homeTo } from './home/to.ts';
+import { messagesTo } from './messages/to.ts';
+import { webPluginTo } from './webPlugin/to.ts';
+import { messageEditorTo } from './messageEditor/to.ts';
+import { messageSettingsTo } from './messageSettings/to.ts';
+import { messageWhatIfTo } from './messageWhatIf/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -20,4 +25,9 @@ export const to: DeepPartial<Catalogue> = {
   ...segmentsTo,
   ...importsTo,
   ...homeTo,
+  ...messagesTo,
+  ...webPluginTo,
+  ...messageEditorTo,
+  ...messageSettingsTo,
+  ...messageWhatIfTo,
 };

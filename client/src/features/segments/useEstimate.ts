@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ResponseOf } from '@gd/shared/endpoints';
 import type { Segment } from '@gd/shared/segment/model';
 import { api } from '../../api/client.ts';
-import { createLatestRunner, type RunnerState } from './latestRunner.ts';
+import { createLatestRunner, type RunnerState } from '../../state/latestRunner.ts';
 
 export const ESTIMATE_DEBOUNCE_MS = 400;
 

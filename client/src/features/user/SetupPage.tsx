@@ -20,7 +20,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { splitFailure } from '../../ui/forms.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from '../../entities/app/AppForm.tsx';
-import { SDK_PLATFORMS, platformForOs, sdkSnippet, type SdkPlatform } from './sdkSnippet.ts';
+import { SDK_PLATFORMS, platformForOs, sdkSnippet, type SdkPlatform } from '../../entities/app/sdkSnippet.ts';
 
 function Step({ n, done, title, children }: { n: number; done: boolean; title: string; children: ReactNode }) {
   return (

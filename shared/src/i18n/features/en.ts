@@ -9,6 +9,11 @@ import { peopleEn } from '../people/en.ts';
 import { segmentsEn } from '../segments/en.ts';
 import { tagsEn } from '../tags/en.ts';
 import { homeEn } from '../home/en.ts';
+import { messagesEn } from '../messages/en.ts';
+import { webPluginEn } from '../webPlugin/en.ts';
+import { messageEditorEn } from '../messageEditor/en.ts';
+import { messageSettingsEn } from '../messageSettings/en.ts';
+import { messageWhatIfEn } from '../messageWhatIf/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -17,4 +22,9 @@ export const featuresEn = {
   ...segmentsEn,
   ...importsEn,
   ...homeEn,
+  ...messagesEn,
+  ...webPluginEn,
+  ...messageEditorEn,
+  ...messageSettingsEn,
+  ...messageWhatIfEn,
 };

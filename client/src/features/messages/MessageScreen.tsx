@@ -1,0 +1,72 @@
+/**
+ * One message (`?id=<messageId>`): its co-edited draft (the editor) under the lifecycle header. The
+ * summary is asked again every POLL_MS, so approvals and status changes made by others show without
+ * a reload; "changed since submission" comes from the open document at once (useEditedSinceLaunch
+ * compares its state vector with the submission's).
+ */
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { Button, Paper } from '@mantine/core';
+import { IconArrowLeft, IconMessageOff } from '@tabler/icons-react';
+import { ApiError } from '../../api/errors.ts';
+import { useT } from '../../i18n/useT.ts';
+import { useSession } from '../../session/store.ts';
+import { useApiQuery } from '../../state/useApiQuery.ts';
+import { useCollabDoc } from '../../sync/useCollabDoc.ts';
+import { PageLoader } from '../../ui/Loading.tsx';
+import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
+import { usePageTitle } from '../../ui/usePageTitle.ts';
+import MessageEditor from './editor/MessageEditor.tsx';
+import { MessageHeader } from './MessageHeader.tsx';
+import { useChangedSince } from './messageUi.tsx';
+
+/** How often an open message asks for its summary (approvals, status changes by others). */
+export const POLL_MS = 5_000;
+
+/** Asks again every `ms` while mounted. */
+export function usePolling(refetch: () => void, ms: number) {
+  useEffect(() => {
+    const timer = window.setInterval(refetch, ms);
+    return () => window.clearInterval(timer);
+  }, [refetch, ms]);
+}
+
+/** The message is not in this app (or not visible to this person). */
+export function isMissing(error: unknown): boolean {
+  return error instanceof ApiError && (error.httpStatus === 404 || error.details.some((d) => d.message === 'not_found'));
+}
+
+export function MissingMessage() {
+  const { t } = useT();
+  return (
+    <Paper withBorder data-testid="message-missing">
+      <EmptyBlock
+        icon={<IconMessageOff size={28} />}
+        title={t('messages.notFound')}
+        action={<Button component={Link} to="?" variant="default" leftSection={<IconArrowLeft size={16} />}>{t('messages.back')}</Button>}
+      />
+    </Paper>
+  );
+}
+
+export default function MessageScreen({ messageId }: { messageId: string }) {
+  const { t } = useT();
+  const appId = useSession((s) => s.currentAppId) ?? '';
+  const query = useApiQuery('getMessage', { params: { appId, messageId }, scope: 'app' });
+  usePolling(query.refetch, POLL_MS);
+  const message = query.data?.message;
+  usePageTitle(message?.name ?? t('nav.messaging'));
+  const collab = useCollabDoc(message?.docName ?? null);
+  const submission = message?.submission;
+  const changed = useChangedSince(collab.ready ? collab.doc : null, submission?.outcome === 'open' ? submission.stateVector : null);
+
+  if (!message) {
+    if (query.state === 'error') return isMissing(query.error) ? <MissingMessage /> : <ErrorBlock error={query.error} onRetry={query.refetch} />;
+    return <PageLoader />;
+  }
+  return (
+    <div data-testid="message-screen">
+      <MessageEditor messageId={messageId} message={message} onChanged={query.refetch} header={<MessageHeader message={message} changed={changed} onChanged={query.refetch} />} />
+    </div>
+  );
+}
