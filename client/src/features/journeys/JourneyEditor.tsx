@@ -43,6 +43,7 @@ import { useRemovedWhileOpen } from './useRemovedWhileOpen.ts';
 import type { JourneyStep } from '@gd/shared/journey/model';
 import { referenceViolations } from '@gd/shared/journey/references';
 import { useSegmentOptions } from '../../entities/segment/useSegmentOptions.ts';
+import { useJourneyMessages } from './useJourneyMessages.ts';
 
 const INSPECTOR_WIDTH = 340;
 
@@ -117,7 +118,14 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const { t } = useT();
   const collab = useCollabDoc(docName);
   const readOnly = !collab.canWrite;
-  const { journey, layout, violations: ruleViolations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab);
+  // The app's messages: message steps must name one of them, of their channel (as launch checks).
+  const messages = useJourneyMessages();
+  const { journey, layout, violations: ruleViolations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab, messages.keys);
+  const { find: findMessage, loaded: messagesLoaded } = messages;
+  const messageName = useCallback(
+    (campaignId: string, messageId: string) => findMessage(campaignId, messageId)?.name ?? (messagesLoaded ? null : undefined),
+    [findMessage, messagesLoaded],
+  );
   // What the journey names must exist in the app: checked against the lists once loaded (launch
   // checks again with the database), shown on the steps like any other problem.
   const options = useSegmentOptions();
@@ -275,6 +283,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
               peerDrags={drags}
               onPointerMove={onPointerMove}
               audienceName={audienceName}
+              messageName={messageName}
               onView={onView}
               followed={followed}
               onStopFollowing={stopFollowing}

@@ -15,6 +15,7 @@ import { useDocView, type DocViewSource } from '../../sync/docView.ts';
 import { useSafeRepair, type RepairInput } from '../../sync/repair.ts';
 import { LOCAL_ORIGIN, REPAIR_ORIGIN } from '../../sync/origins.ts';
 import { applyOp } from './canvas/ops.ts';
+import { messageContext } from './messages.ts';
 import type { JourneyOp } from './canvas/types.ts';
 
 export interface JourneyView {
@@ -35,9 +36,6 @@ export function readJourneyView(doc: Y.Doc): JourneyView {
 
 const JOURNEY_VIEW: DocViewSource<JourneyView> = { read: readJourneyView, empty: EMPTY_VIEW, roots: OBSERVED_ROOTS };
 
-/** Messages are not built yet: every message step refers to a message that does not exist. */
-const NO_MESSAGES = { messageExists: () => false };
-
 export interface JourneyDoc extends JourneyView {
   violations: JourneyViolation[];
   onOp: (op: JourneyOp) => void;
@@ -51,9 +49,10 @@ const repairJourney = (doc: Y.Doc) => {
   if (repaired) applyJourneyToDoc(doc, repaired, REPAIR_ORIGIN);
 };
 
-export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean, sync: Pick<RepairInput, 'status' | 'awareness'>): JourneyDoc {
+/** `messageKeys`: what message steps may name (useJourneyMessages), null while not known. */
+export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean, sync: Pick<RepairInput, 'status' | 'awareness'>, messageKeys: ReadonlySet<string> | null): JourneyDoc {
   const view = useDocView(doc, JOURNEY_VIEW);
-  const violations = useMemo(() => validateJourney(view.journey, NO_MESSAGES), [view.journey]);
+  const violations = useMemo(() => validateJourney(view.journey, messageContext(messageKeys)), [view.journey, messageKeys]);
 
   // Repair after merges, only when safe (sync/repair.ts).
   useSafeRepair({ doc, canWrite, status: sync.status, awareness: sync.awareness, version: view, broken: journeyBroken, repair: repairJourney });

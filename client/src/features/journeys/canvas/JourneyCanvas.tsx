@@ -56,6 +56,8 @@ export interface JourneyCanvasProps {
   onOp: (op: JourneyOp) => void;
   /** An audience's name by id (the app's audiences), for node summaries. */
   audienceName?: (id: string) => string | undefined;
+  /** A message's name by campaign and message id (the app's messages; null: not one of them), for node summaries. */
+  messageName?: (campaignId: string, messageId: string) => string | null | undefined;
   /** Called only when a move ends (drag end or a keyboard move), never during a drag. */
   onMoveEnd: (stepId: string, pos: LayoutPosition) => void;
   /** Live positions while dragging (throttled), then null when the drag ends. */
@@ -95,8 +97,11 @@ export function JourneyCanvas(props: JourneyCanvasProps) {
 function Canvas(props: JourneyCanvasProps) {
   const { journey, layout, violations, readOnly, selectedStepId, onSelect, onOp, onMoveEnd, peers, peerDrags } = props;
   const { t, lang } = useT();
-  const { audienceName } = props;
-  const names = useMemo<SummaryNames>(() => ({ audience: (id) => audienceName?.(id), language: lang }), [audienceName, lang]);
+  const { audienceName, messageName } = props;
+  const names = useMemo<SummaryNames>(
+    () => ({ audience: (id) => audienceName?.(id), message: (campaignId, messageId) => messageName?.(campaignId, messageId), language: lang }),
+    [audienceName, messageName, lang],
+  );
   const { screenToFlowPosition } = useReactFlow();
   const [sizes, setSizes] = useState<Record<string, Size>>({});
   const [local, setLocal] = useState<LocalMove | null>(null);

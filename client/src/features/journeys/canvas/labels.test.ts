@@ -38,6 +38,14 @@ describe('step summaries', () => {
     expect(stepSummary(es, mk('sourceAudience', 'a', { segment: sampleSegment(true) }), names('es'))).toMatch(/España$/);
   });
 
+  it('names the message a message step sends, once the app\'s messages are known', () => {
+    const names = { audience: () => undefined, message: (c: string, m: string) => (c === 'c' && m === 'm' ? 'Spring sale' : m === 'gone' ? null : undefined), language: 'en' };
+    expect(stepSummary(t, step('push'), names)).toBe('Push · Spring sale');
+    expect(stepSummary(t, mk('actionMessageEmail', 'x', { campaignId: 'c', messageId: 'gone' }), names)).toBe('Email · message not found');
+    expect(stepSummary(t, mk('actionMessageEmail', 'x', { campaignId: 'c', messageId: 'not-loaded' }), names)).toBe('Email · campaign c');
+    expect(stepSummary(es, step('push'), { ...names, language: 'es' })).toBe('Push · Spring sale');
+  });
+
   it('is translated', () => {
     expect(stepSummary(es, createStep('flowWait', 'w'))).toBe('Esperar 1 día');
     expect(stepLabel(es, createStep('flowSplit', 'x'))).toBe('División por segmento');

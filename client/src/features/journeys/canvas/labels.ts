@@ -40,9 +40,11 @@ export function pathLabelText(t: TFunction, label: PathLabel): string {
   }
 }
 
-/** Names for what steps hold by id: an audience's name, a country's name in the person's language. */
+/** Names for what steps hold by id: an audience's name, a message's name, a country's name in the person's language. */
 export interface SummaryNames {
   audience: (id: string) => string | undefined;
+  /** A message's name; null when the app's messages are known and it is not one of them. */
+  message?: (campaignId: string, messageId: string) => string | null | undefined;
   language: string;
 }
 
@@ -96,9 +98,10 @@ export function stepSummary(t: TFunction, step: JourneyStep, names?: SummaryName
     case 'actionMessageInApp':
     case 'actionMessageEmail': {
       const channel = t(`journeyEditor.channel.${messageChannel(step.type) ?? 'push'}`);
-      return filled(step.campaignId) && filled(step.messageId)
-        ? t('journeyEditor.summary.message', { channel, campaign: filled(step.campaignId) })
-        : t('journeyEditor.summary.messageMissing', { channel });
+      if (!filled(step.campaignId) || !filled(step.messageId)) return t('journeyEditor.summary.messageMissing', { channel });
+      const name = names?.message?.(filled(step.campaignId), filled(step.messageId));
+      if (name === null) return t('journeyEditor.summary.messageGone', { channel });
+      return name ? t('journeyEditor.summary.messageNamed', { channel, name }) : t('journeyEditor.summary.message', { channel, campaign: filled(step.campaignId) });
     }
     case 'actionPostback':
       if (step.target === 'integration') {

@@ -1,10 +1,12 @@
 /** Fields of the single-next steps that need little: waits, messages, tag counts; notes for join and end. */
 import { Text } from '@mantine/core';
-import type { StepOf } from '@gd/shared/journey/model';
+import { messageChannel, type StepOf } from '@gd/shared/journey/model';
 import { useT } from '../../../i18n/useT.ts';
 import { useFieldErrors, type Patch } from './context.ts';
 import { DraftNumberInput, DraftTextInput } from '../../../ui/draft.tsx';
 import { DurationField } from './DurationField.tsx';
+import { MessagePickers } from './Pickers.tsx';
+import { useJourneyMessages } from '../useJourneyMessages.ts';
 
 type Message = StepOf<'actionMessagePush'> | StepOf<'actionMessageInApp'> | StepOf<'actionMessageEmail'>;
 const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
@@ -25,6 +27,12 @@ export function WaitFields({ step, patch }: { step: StepOf<'flowWait'>; patch: P
 export function MessageFields({ step, patch }: { step: Message; patch: Patch<Message> }) {
   const { t } = useT();
   const errorAt = useFieldErrors();
+  const { readable } = useJourneyMessages();
+  const channel = messageChannel(step.type) ?? 'push';
+  if (readable) {
+    return <MessagePickers channel={channel} campaignId={step.campaignId} messageId={step.messageId} onChange={(campaignId, messageId) => patch((s) => ({ ...s, campaignId, messageId }))} />;
+  }
+  // Without the right to read the app's messages: the ids, typed.
   return (
     <>
       <DraftTextInput
