@@ -141,7 +141,7 @@ export function MessageHeader({ message, changed, onChanged }: { message: Messag
   return (
     <Paper withBorder radius="md" px="md" py="xs" data-testid="message-header">
       <Group justify="space-between" wrap="wrap" gap="md">
-        <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
+        <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 380px' }}>
           <Tooltip label={t('messages.back')} withArrow>
             <ActionIcon component={Link} to={listHref()} variant="subtle" color="gray" size="lg" aria-label={t('messages.back')}>
               <IconArrowLeft size={18} />

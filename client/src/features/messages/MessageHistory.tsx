@@ -8,13 +8,14 @@ import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ListSkeleton } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
+import { fieldLabel } from './messageUi.tsx';
 
 const ICONS: Record<MessageHistoryEntry['kind'], typeof IconPlus> = {
   created: IconPlus, status: IconArrowsExchange, submitted: IconSend, approved: IconCheck, rejected: IconX,
   commented: IconMessageCircle, versioned: IconStack2, assigned: IconUserShare, cloned: IconCopy, renamed: IconPencil,
 };
 /** Kinds whose detail is a person's words (a reason, a comment, a name). */
-const QUOTED = new Set<MessageHistoryEntry['kind']>(['rejected', 'commented', 'renamed', 'cloned']);
+const QUOTED = new Set<MessageHistoryEntry['kind']>(['rejected', 'renamed', 'cloned']);
 const COLORS: Partial<Record<MessageHistoryEntry['kind'], string>> = { approved: 'teal', versioned: 'teal', rejected: 'red', submitted: 'yellow' };
 
 export function MessageHistory({ messageId, opened, onClose }: { messageId: string; opened: boolean; onClose: () => void }) {
@@ -33,6 +34,8 @@ export function MessageHistory({ messageId, opened, onClose }: { messageId: stri
     const count = e.kind === 'approved' && e.detail ? /^(\d+)\/(\d+)$/.exec(e.detail) : null;
     if (count) parts.push(t('messages.review.needed', { count: Number(count[1]), required: Number(count[2]) }));
     if (e.kind === 'submitted' && e.detail === 'resubmitted') parts.push(t('messages.history.resubmitted'));
+    // A comment's detail is the field it is pinned to (none: a general comment).
+    if (e.kind === 'commented' && e.detail) parts.push(t('messages.history.onField', { field: fieldLabel(t, e.detail) }));
     return parts.join(' · ');
   };
 

@@ -51,9 +51,11 @@ export interface MessageListProps {
   description?: string;
   /** Shown between the header and the filters (the native ads screen's templates). */
   aside?: ReactNode;
+  /** The "New" button's and the empty list's texts, when not the messages'. */
+  texts?: { new: string; emptyTitle: string; emptyBody: string };
 }
 
-export function MessageList({ fixedType, title, description, aside }: MessageListProps = {}) {
+export function MessageList({ fixedType, title, description, aside, texts }: MessageListProps = {}) {
   const { t, lang } = useT();
   const can = usePermissions('app');
   const navigate = useNavigate();
@@ -101,7 +103,7 @@ export function MessageList({ fixedType, title, description, aside }: MessageLis
 
   const newButton = (
     <GatedButton allowed={can('ui:message.create')} leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="new-message">
-      {t('messages.new')}
+      {texts?.new ?? t('messages.new')}
     </GatedButton>
   );
   const header = <PageHeader title={title ?? t('nav.messaging')} description={description ?? t('messages.description')} actions={seesAny ? newButton : undefined} />;
@@ -157,7 +159,7 @@ export function MessageList({ fixedType, title, description, aside }: MessageLis
           filtered ? (
             <EmptyBlock icon={<IconMessage size={28} />} title={t('messages.emptyFilteredTitle')} description={t('messages.emptyFilteredBody')} action={<Button variant="default" onClick={clearFilters}>{t('messages.clearFilters')}</Button>} />
           ) : (
-            <EmptyBlock icon={<IconMessage size={28} />} title={t('messages.emptyTitle')} description={t('messages.emptyBody')} action={newButton} />
+            <EmptyBlock icon={<IconMessage size={28} />} title={texts?.emptyTitle ?? t('messages.emptyTitle')} description={texts?.emptyBody ?? t('messages.emptyBody')} action={newButton} />
           )
         }
         label={t('nav.messaging')}

@@ -64,7 +64,11 @@ export default function NativeAdsPage() {
   const { t } = useT();
   return (
     <AppScreen title={t('nav.nativeAd')} descriptionNoApp={t('messages.nativeAds.description')}>
-      {() => <MessageList fixedType="native_ad" title={t('nav.nativeAd')} description={t('messages.nativeAds.description')} aside={<Templates />} />}
+      {() => (
+        <MessageList fixedType="native_ad" title={t('nav.nativeAd')} description={t('messages.nativeAds.description')} aside={<Templates />}
+          texts={{ new: t('messages.nativeAds.new'), emptyTitle: t('messages.nativeAds.emptyTitle'), emptyBody: t('messages.nativeAds.emptyBody') }}
+        />
+      )}
     </AppScreen>
   );
 }

@@ -127,7 +127,7 @@ function Review({ message, submission, refetch }: { message: MessageSummary; sub
     <Stack gap="md" data-testid="review-screen" data-stale={stale} data-outcome={submission.outcome}>
       <Paper withBorder radius="md" px="md" py="xs" data-testid="review-header">
         <Group justify="space-between" wrap="wrap" gap="md">
-          <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
+          <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 380px' }}>
             <Tooltip label={t('messages.review.back')} withArrow>
               <ActionIcon component={Link} to={backHref} variant="subtle" color="gray" size="lg" aria-label={t('messages.review.back')}>
                 <IconArrowLeft size={18} />

@@ -26,6 +26,9 @@ export const messagesEn = {
       delete: 'Message deleted.', clone: 'Cloned as “{{name}}”.', assign: 'The message now belongs to {{name}}.',
     },
     nativeAds: {
+      new: 'New native ad',
+      emptyTitle: 'No native ads yet',
+      emptyBody: 'Write a native ad: its variants fill a template’s fields, and the app shows it inside its own screens.',
       description: 'Native ads blend into the app’s own screens: each campaign has variants built from a template’s fields.',
       templates: 'Templates native ads are built from',
       templatesFailed: 'The templates could not be loaded.',
@@ -158,6 +161,7 @@ export const messagesEn = {
       submission: 'Submission {{number}}',
       version: 'Version {{version}}',
       resubmitted: 'resubmitted',
+      onField: 'On {{field}}',
       someone: 'Someone',
     },
   },

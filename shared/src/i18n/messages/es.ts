@@ -25,6 +25,9 @@ export const messagesEs: Widen<typeof messagesEn> = {
       delete: 'Mensaje eliminado.', clone: 'Clonado como «{{name}}».', assign: 'El mensaje ahora pertenece a {{name}}.',
     },
     nativeAds: {
+      new: 'Nuevo anuncio nativo',
+      emptyTitle: 'Todavía no hay anuncios nativos',
+      emptyBody: 'Escribe un anuncio nativo: sus variantes rellenan los campos de una plantilla y la app lo muestra dentro de sus propias pantallas.',
       description: 'Los anuncios nativos se integran en las pantallas de la app: cada campaña tiene variantes construidas con los campos de una plantilla.',
       templates: 'Plantillas de los anuncios nativos',
       templatesFailed: 'No se han podido cargar las plantillas.',
@@ -157,6 +160,7 @@ export const messagesEs: Widen<typeof messagesEn> = {
       submission: 'Envío {{number}}',
       version: 'Versión {{version}}',
       resubmitted: 'reenviado',
+      onField: 'Sobre {{field}}',
       someone: 'Alguien',
     },
   },
