@@ -115,3 +115,26 @@ it('unrelated changes to the user (a login) leave the connection writable', asyn
   await waitFor(() => layout(observer).get('after') === 1, 'still applied');
   expect(closedFor(writer)).toBeUndefined();
 });
+
+it('an owner-only writer whose message is given to someone else (the API moves both owners\' access versions): the next edit is not applied, reopening is read-only', async () => {
+  // The Author role edits only messages it owns (ui:message.edit:owner).
+  name = await fx.newMessageDoc(fx.users.author);
+  const writer = connect(fx.users.author);
+  const observer = connect(fx.users.manager);
+  await waitFor(() => synced(writer) && synced(observer), 'both synced');
+  expect(writer.scope()).not.toBe('readonly');
+  const settings = (c: TestClient) => c.doc.getMap('settings');
+  settings(writer).set('before', 1);
+  await waitFor(() => settings(observer).get('before') === 1, 'an edit before the change arrives');
+  // What assignMessage writes in its transaction.
+  await server.db.query('UPDATE messages SET owner_id = $2 WHERE doc_name = $1', [name, fx.users.manager.id]);
+  await server.db.query('UPDATE users SET meta_version = meta_version WHERE id = ANY($1::uuid[])', [[fx.users.author.id, fx.users.manager.id]]);
+  settings(writer).set('after', 1);
+  await waitFor(() => closedFor(writer) !== undefined, 'the writer closed out');
+  expect(closedFor(writer)).toBe(`${ACCESS_CHANGED_PREFIX}read`);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(settings(observer).has('after')).toBe(false);
+  const again = connect(fx.users.author);
+  await waitFor(() => synced(again), 'reopened');
+  expect(again.scope()).toBe('readonly');
+});

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
-  ErrorCode, addStepAfter, applyJourneyToDoc, applyMessageDraftToDoc, journeyFromDoc, messageDraftFromDoc, updateStep,
+  ACCESS_CHANGED_PREFIX, ErrorCode, addStepAfter, applyJourneyToDoc, applyMessageDraftToDoc, journeyFromDoc, messageDraftFromDoc, updateStep,
   type JourneyStep, type MessageDraft, type MessageSummary, type SubmissionDetail,
 } from '@gd/shared';
 import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
@@ -20,7 +20,7 @@ let api: TestApi;
 let sync: SyncServer;
 let owner: Awaited<ReturnType<typeof registerAccount>>;
 let appId: string;
-let approvers: [TestClient, TestClient];
+let approvers: [TestClient & { userId: string }, TestClient & { userId: string }];
 let author: TestClient & { userId: string };
 let analyst: TestClient;
 const docs: DocClient[] = [];
@@ -211,6 +211,18 @@ describe('messages', () => {
     expect((await owner.client.call('getMessage', undefined, ids(message))).body.code).toBe(ErrorCode.NO_PERMISSION);
     const { messages } = await owner.client.ok<{ messages: MessageSummary[] }>('listMessages', undefined, { appId }, { scope: 'all' });
     expect(messages.map((m) => m.id)).not.toContain(message.id);
+  });
+
+  it('a message given to someone else: its owner-only author, editing at that moment, is turned read-only at once and their next edit is not kept', async () => {
+    const { message, doc } = await readyMessage(author, 'Handed over');
+    expect(doc.scope()).toBe('read-write');
+    const colleague = await openApiDoc(approvers[0], message.docName, docs);
+    await owner.client.ok('assignMessage', { userId: approvers[0].userId }, ids(message));
+    applyMessageDraftToDoc(doc.doc, { ...messageDraftFromDoc(doc.doc), name: 'Written after the handover' });
+    await waitFor(() => doc.closes.some((c) => c.reason.startsWith(ACCESS_CHANGED_PREFIX)), 'the author closed out');
+    expect(doc.closes.find((c) => c.reason.startsWith(ACCESS_CHANGED_PREFIX))?.reason).toBe(`${ACCESS_CHANGED_PREFIX}read`);
+    expect(messageDraftFromDoc(colleague.doc).name).toBe('Handed over');
+    expect((await openApiDoc(author, message.docName, docs)).access).toBe('read');
   });
 
   it('a reader changes nothing; the list filters by owner, type, status and search', async () => {

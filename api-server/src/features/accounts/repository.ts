@@ -45,6 +45,15 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
 export async function findUserInAccount(db: Queryable, accountId: string, id: string): Promise<UserRow | undefined> {
   return withGrants((await db.query<UserQueryRow>(`${USER_SELECT} WHERE u.id = $1 AND u.account_id = $2`, [id, accountId])).rows[0]);
 }
+/**
+ * Moves these users' access versions (migration 008's trigger does it on any update of the row):
+ * the sync server decides their open document connections again (accessWatch.ts). For changes of a
+ * document's owner, which decide the `:owner` permission variants without touching a user or role.
+ */
+export async function moveAccessVersions(db: Queryable, userIds: readonly (string | null)[]): Promise<void> {
+  const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
+  if (ids.length) await db.query('UPDATE users SET meta_version = meta_version WHERE id = ANY($1::uuid[])', [ids]);
+}
 export async function listUsers(db: Queryable, accountId: string): Promise<UserRow[]> {
   const { rows } = await db.query<UserQueryRow>(`${USER_SELECT} WHERE u.account_id = $1 ORDER BY lower(u.name), u.email`, [accountId]);
   return rows.map((r) => withGrants(r) as UserRow);

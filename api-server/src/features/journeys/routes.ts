@@ -14,7 +14,7 @@ import { route } from '../../http/endpoint.ts';
 import { isUuid, parseWith } from '../../http/validate.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { tx } from '../../db/pool.ts';
-import { findUserInAccount } from '../accounts/repository.ts';
+import { findUserInAccount, moveAccessVersions } from '../accounts/repository.ts';
 import * as repo from './repository.ts';
 import { launchJourney } from './launch.ts';
 import { insertDocument } from '../documents/repository.ts';
@@ -80,7 +80,11 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     const row = await load(principal, app.id, params.journeyId);
     if (!row) return notFound();
     if (body.userId && !(await findUserInAccount(db, principal.account.id, body.userId))) return fail(ErrorCode.NO_PERMISSION, 'No permission for this user');
-    await repo.updateJourney(db, row.id, { assignedTo: body.userId });
+    await tx(db, async (client) => {
+      await repo.updateJourney(client, row.id, { assignedTo: body.userId });
+      // The previous and the new owner's open editors are decided again (an owner-only editor loses or gains writing).
+      await moveAccessVersions(client, [row.assigned_to, body.userId]);
+    });
     const updated = await repo.findJourney(db, app.id, row.id);
     return updated ? ok({ journey: summary(updated) }) : notFound();
   });

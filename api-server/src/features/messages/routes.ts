@@ -20,7 +20,7 @@ import { tx, type Queryable } from '../../db/pool.ts';
 import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
 import { isUuid } from '../../http/validate.ts';
-import { findUserInAccount } from '../accounts/repository.ts';
+import { findUserInAccount, moveAccessVersions } from '../accounts/repository.ts';
 import { readLive } from '../documents/liveDocs.ts';
 import { insertDocument } from '../documents/repository.ts';
 import * as lifecycle from './lifecycle.ts';
@@ -202,6 +202,8 @@ export function messageRoutes(router: Router, deps: Deps): void {
     await tx(db, async (client) => {
       await repo.updateMessage(client, row.id, { ownerId: user.id });
       await repo.recordEvent(client, { messageId: row.id, kind: 'assigned', actorId: principal.user.id, detail: user.name });
+      // The previous and the new owner's open editors are decided again (an owner-only editor loses or gains writing).
+      await moveAccessVersions(client, [row.owner_id, user.id]);
     });
     return answer(app.id, principal.account.id, row.id);
   });
