@@ -2,8 +2,9 @@
  * Actions the user's role does not allow stay visible but disabled, with a tooltip saying why
  * (`data-disabled` rather than `disabled`, so the tooltip still opens on hover and focus).
  */
-import type { ComponentPropsWithoutRef, MouseEvent } from 'react';
-import { ActionIcon, Button, Tooltip, type ActionIconProps, type ButtonProps } from '@mantine/core';
+import type { ComponentPropsWithoutRef, MouseEvent, ReactNode } from 'react';
+import { ActionIcon, Button, Group, Tooltip, type ActionIconProps, type ButtonProps } from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useT } from '../i18n/useT.ts';
 
 type Gate = { allowed: boolean; reason?: string };
@@ -32,5 +33,26 @@ export function GatedIcon({ allowed, reason, label, onClick, ...props }: ActionI
         <ActionIcon variant="subtle" color="gray" aria-label={label} {...props} data-disabled aria-disabled="true" onClick={swallow} />
       )}
     </Tooltip>
+  );
+}
+
+type RowAction = Gate & { onClick: () => void };
+
+/**
+ * A table row's edit and delete icons, right-aligned, each gated on its own; `before` holds the
+ * row's other actions, shown first.
+ */
+export function EditDeleteIcons({ edit, remove, before }: { edit: RowAction; remove: RowAction; before?: ReactNode }) {
+  const { t } = useT();
+  return (
+    <Group gap={2} justify="flex-end" wrap="nowrap">
+      {before}
+      <GatedIcon allowed={edit.allowed} reason={edit.reason} label={t('common.edit')} onClick={edit.onClick}>
+        <IconPencil size={16} />
+      </GatedIcon>
+      <GatedIcon allowed={remove.allowed} reason={remove.reason} label={t('common.delete')} color="red" onClick={remove.onClick}>
+        <IconTrash size={16} />
+      </GatedIcon>
+    </Group>
   );
 }

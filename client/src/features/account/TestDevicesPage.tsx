@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconDeviceMobile, IconDeviceMobilePlus, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDeviceMobile, IconDeviceMobilePlus } from '@tabler/icons-react';
 import { DeviceIdType } from '@gd/shared/enums';
 import type { MetaApp, TestDevice } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
@@ -13,7 +13,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CopyField } from '../../ui/CopyField.tsx';
 import { DataState } from '../../ui/DataState.tsx';
 import { FormError } from '../../ui/FormError.tsx';
-import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
+import { EditDeleteIcons, GatedButton } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
@@ -101,14 +101,10 @@ function Devices({ app }: { app: MetaApp }) {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Group gap={2} justify="flex-end" wrap="nowrap">
-                    <GatedIcon allowed={can('ui:testDevices.edit')} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', device })}>
-                      <IconPencil size={16} />
-                    </GatedIcon>
-                    <GatedIcon allowed={can('ui:testDevices.delete')} label={t('common.delete')} color="red" onClick={() => setDialog({ kind: 'delete', device })}>
-                      <IconTrash size={16} />
-                    </GatedIcon>
-                  </Group>
+                  <EditDeleteIcons
+                    edit={{ allowed: can('ui:testDevices.edit'), onClick: () => setDialog({ kind: 'edit', device }) }}
+                    remove={{ allowed: can('ui:testDevices.delete'), onClick: () => setDialog({ kind: 'delete', device }) }}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

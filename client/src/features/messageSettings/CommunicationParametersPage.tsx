@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { ActionIcon, Badge, CopyButton, Group, Table, Text, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconPencil, IconPlus, IconTrash, IconVariable } from '@tabler/icons-react';
+import { IconCheck, IconCopy, IconPlus, IconVariable } from '@tabler/icons-react';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import type { CommunicationParameterRecord } from '@gd/shared/schemas/messageSettings';
 import { api } from '../../api/client.ts';
@@ -16,7 +16,7 @@ import { AppScreen } from '../../shell/AppScreen.tsx';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataState } from '../../ui/DataState.tsx';
-import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
+import { EditDeleteIcons, GatedButton } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
@@ -103,14 +103,10 @@ function Parameters({ app }: { app: MetaApp }) {
                   <Text size="sm" c="dimmed">{formatDate(parameter.updatedAt, lang)}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <Group gap={2} justify="flex-end" wrap="nowrap">
-                    <GatedIcon allowed={canEdit} label={t('common.edit')} onClick={() => setDialog({ kind: 'edit', parameter })}>
-                      <IconPencil size={16} />
-                    </GatedIcon>
-                    <GatedIcon allowed={canEdit} label={t('common.delete')} color="red" onClick={() => setDialog({ kind: 'delete', parameter })}>
-                      <IconTrash size={16} />
-                    </GatedIcon>
-                  </Group>
+                  <EditDeleteIcons
+                    edit={{ allowed: canEdit, onClick: () => setDialog({ kind: 'edit', parameter }) }}
+                    remove={{ allowed: canEdit, onClick: () => setDialog({ kind: 'delete', parameter }) }}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

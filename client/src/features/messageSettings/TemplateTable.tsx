@@ -5,10 +5,10 @@
  */
 import type { ReactNode } from 'react';
 import { Badge, Group, Table, Text, Tooltip } from '@mantine/core';
-import { IconPencil, IconStar, IconTrash } from '@tabler/icons-react';
+import { IconStar } from '@tabler/icons-react';
 import type { NativeTemplate } from '@gd/shared/schemas/messageSettings';
 import { useT } from '../../i18n/useT.ts';
-import { GatedIcon } from '../../ui/Gated.tsx';
+import { EditDeleteIcons, GatedIcon } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { formatDate } from '../../ui/format.ts';
 
@@ -61,28 +61,24 @@ export function TemplateTable({ templates, label, empty, canEdit, onEdit, onDele
           {!actions && <Table.Td />}
           {actions && (
             <Table.Td>
-              <Group gap={2} justify="flex-end" wrap="nowrap">
-                <GatedIcon
-                  allowed={canEdit && !template.isDefault}
-                  reason={canEdit && template.isDefault ? t('messageSettings.templates.defaultLocked') : undefined}
-                  label={t('messageSettings.templates.makeDefault')}
-                  onClick={() => onMakeDefault?.(template)}
-                >
-                  <IconStar size={16} />
-                </GatedIcon>
-                <GatedIcon allowed={canEdit} label={t('common.edit')} onClick={() => onEdit?.(template)}>
-                  <IconPencil size={16} />
-                </GatedIcon>
-                <GatedIcon
-                  allowed={canEdit && !template.isDefault}
-                  reason={canEdit && template.isDefault ? t('messageSettings.templates.defaultKept') : undefined}
-                  label={t('common.delete')}
-                  color="red"
-                  onClick={() => onDelete?.(template)}
-                >
-                  <IconTrash size={16} />
-                </GatedIcon>
-              </Group>
+              <EditDeleteIcons
+                before={
+                  <GatedIcon
+                    allowed={canEdit && !template.isDefault}
+                    reason={canEdit && template.isDefault ? t('messageSettings.templates.defaultLocked') : undefined}
+                    label={t('messageSettings.templates.makeDefault')}
+                    onClick={() => onMakeDefault?.(template)}
+                  >
+                    <IconStar size={16} />
+                  </GatedIcon>
+                }
+                edit={{ allowed: canEdit, onClick: () => onEdit?.(template) }}
+                remove={{
+                  allowed: canEdit && !template.isDefault,
+                  reason: canEdit && template.isDefault ? t('messageSettings.templates.defaultKept') : undefined,
+                  onClick: () => onDelete?.(template),
+                }}
+              />
             </Table.Td>
           )}
         </Table.Tr>

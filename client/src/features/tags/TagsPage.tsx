@@ -4,7 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Badge, SegmentedControl, Table, Text } from '@mantine/core';
-import { IconPencil, IconTag, IconTagPlus, IconTrash } from '@tabler/icons-react';
+import { IconTag, IconTagPlus } from '@tabler/icons-react';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import { TagKind, type Tag } from '@gd/shared/schemas/tags';
 import { api } from '../../api/client.ts';
@@ -13,7 +13,7 @@ import { usePermissions } from '../../session/permissions.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataState } from '../../ui/DataState.tsx';
-import { GatedButton, GatedIcon } from '../../ui/Gated.tsx';
+import { EditDeleteIcons, GatedButton } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
@@ -102,10 +102,9 @@ function Tags({ app }: { app: MetaApp }) {
                     <Text size="sm" c="dimmed">{formatDate(tag.updatedAt, lang)}</Text>
                   </Table.Td>
                   <Table.Td>
-                    <GroupActions
-                      canEdit={canEdit}
-                      onEdit={() => setDialog({ kind: 'edit', tag })}
-                      onDelete={() => setDialog({ kind: 'delete', tag })}
+                    <EditDeleteIcons
+                      edit={{ allowed: canEdit, onClick: () => setDialog({ kind: 'edit', tag }) }}
+                      remove={{ allowed: canEdit, onClick: () => setDialog({ kind: 'delete', tag }) }}
                     />
                   </Table.Td>
                 </Table.Tr>
@@ -141,19 +140,5 @@ function Tags({ app }: { app: MetaApp }) {
         }}
       />
     </>
-  );
-}
-
-function GroupActions({ canEdit, onEdit, onDelete }: { canEdit: boolean; onEdit: () => void; onDelete: () => void }) {
-  const { t } = useT();
-  return (
-    <div style={{ display: 'flex', gap: 2, justifyContent: 'flex-end' }}>
-      <GatedIcon allowed={canEdit} label={t('common.edit')} onClick={onEdit}>
-        <IconPencil size={16} />
-      </GatedIcon>
-      <GatedIcon allowed={canEdit} label={t('common.delete')} color="red" onClick={onDelete}>
-        <IconTrash size={16} />
-      </GatedIcon>
-    </div>
   );
 }
