@@ -4,8 +4,9 @@
  * changes, since nothing is asked until the connection returns), what was left out (incomplete conditions), a failure with
  * a retry, and a sample of the matching people.
  */
-import { Alert, Button, Group, Loader, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh, IconUsers } from '@tabler/icons-react';
+import { LivePanel } from '../../ui/LivePanel.tsx';
 import { useT } from '../../i18n/useT.ts';
 import { errorText } from '../../ui/errorText.ts';
 import { formatNumber } from '../../entities/person/format.ts';
@@ -17,79 +18,64 @@ export function EstimatePanel({ estimate, leftOut, empty, offline }: { estimate:
   const { result, pending, current, error } = estimate;
   const { updating, stale } = estimateStanding(estimate, offline);
   return (
-    <Paper withBorder radius="md" p="md" data-testid="estimate" data-pending={updating} data-count={result && current && !pending ? result.count : ''}>
-      <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={2} fz="sm" fw={600} c="dimmed" tt="uppercase" style={{ letterSpacing: 0.4 }}>
-            {t('segments.estimate.title')}
-          </Title>
-          {updating && (
-            <Group gap={6} wrap="nowrap" role="status" aria-live="polite">
-              <Loader size={12} />
-              <Text size="xs" c="dimmed">
-                {t('segments.estimate.updating')}
-              </Text>
-            </Group>
-          )}
-        </Group>
-        <Group gap="sm" wrap="nowrap" align="center">
-          <IconUsers size={28} color="var(--mantine-color-blue-6)" aria-hidden />
-          <Text fz={32} fw={700} lh={1.1} style={{ opacity: updating || stale ? 0.45 : 1, transition: 'opacity 120ms' }} data-testid="estimate-count" aria-live="polite">
-            {result ? formatNumber(result.count, lang) : '—'}
-          </Text>
-          {result && (
-            <Text size="sm" c="dimmed" mt={8}>
-              {t('segments.estimate.unit', { count: result.count })}
-            </Text>
-          )}
-        </Group>
-        {empty && (
-          <Text size="xs" c="dimmed">
-            {t('segments.estimate.everybody')}
-          </Text>
-        )}
-        {leftOut > 0 && (
-          <Text size="xs" c="orange.8" data-testid="estimate-left-out">
-            {t('segments.estimate.partial', { count: leftOut })}
-          </Text>
-        )}
-        {stale && (
-          <Text size="xs" c="dimmed" data-testid="estimate-stale">
-            {t('segments.estimate.offlineStale')}
-          </Text>
-        )}
-        {offline && result === null && (
-          <Text size="xs" c="dimmed">
-            {t('segments.estimate.offline')}
-          </Text>
-        )}
-        {error !== null && error !== undefined && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />} title={t('segments.estimate.failed')} p="xs" data-testid="estimate-error">
-            <Stack gap={6} align="flex-start">
-              <Text size="xs">{errorText(t, error)}</Text>
-              <Button size="compact-xs" variant="default" leftSection={<IconRefresh size={12} />} onClick={estimate.retry}>
-                {t('segments.estimate.retry')}
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+    <LivePanel title={t('segments.estimate.title')} updating={updating} updatingLabel={t('segments.estimate.updating')} data-testid="estimate" data-count={result && current && !pending ? result.count : ''}>
+      <Group gap="sm" wrap="nowrap" align="center">
+        <IconUsers size={28} color="var(--mantine-color-blue-6)" aria-hidden />
+        <Text fz={32} fw={700} lh={1.1} style={{ opacity: updating || stale ? 0.45 : 1, transition: 'opacity 120ms' }} data-testid="estimate-count" aria-live="polite">
+          {result ? formatNumber(result.count, lang) : '—'}
+        </Text>
         {result && (
-          <Stack gap={4}>
-            <Text size="xs" fw={600} c="dimmed">
-              {t('segments.estimate.sample')}
-            </Text>
-            {result.sample.length === 0 ? (
-              <Text size="sm" c="dimmed" py="xs">
-                {t('segments.estimate.sampleEmpty')}
-              </Text>
-            ) : (
-              <ScrollArea.Autosize mah="min(420px, 50vh)" type="auto" offsetScrollbars style={{ opacity: updating ? 0.55 : 1 }}>
-                <SamplePeople compact people={result.sample} label={t('segments.estimate.sample')} testId="estimate-sample" />
-              </ScrollArea.Autosize>
-            )}
-          </Stack>
+          <Text size="sm" c="dimmed" mt={8}>
+            {t('segments.estimate.unit', { count: result.count })}
+          </Text>
         )}
-      </Stack>
-    </Paper>
+      </Group>
+      {empty && (
+        <Text size="xs" c="dimmed">
+          {t('segments.estimate.everybody')}
+        </Text>
+      )}
+      {leftOut > 0 && (
+        <Text size="xs" c="orange.8" data-testid="estimate-left-out">
+          {t('segments.estimate.partial', { count: leftOut })}
+        </Text>
+      )}
+      {stale && (
+        <Text size="xs" c="dimmed" data-testid="estimate-stale">
+          {t('segments.estimate.offlineStale')}
+        </Text>
+      )}
+      {offline && result === null && (
+        <Text size="xs" c="dimmed">
+          {t('segments.estimate.offline')}
+        </Text>
+      )}
+      {error !== null && error !== undefined && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />} title={t('segments.estimate.failed')} p="xs" data-testid="estimate-error">
+          <Stack gap={6} align="flex-start">
+            <Text size="xs">{errorText(t, error)}</Text>
+            <Button size="compact-xs" variant="default" leftSection={<IconRefresh size={12} />} onClick={estimate.retry}>
+              {t('segments.estimate.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {result && (
+        <Stack gap={4}>
+          <Text size="xs" fw={600} c="dimmed">
+            {t('segments.estimate.sample')}
+          </Text>
+          {result.sample.length === 0 ? (
+            <Text size="sm" c="dimmed" py="xs">
+              {t('segments.estimate.sampleEmpty')}
+            </Text>
+          ) : (
+            <ScrollArea.Autosize mah="min(420px, 50vh)" type="auto" offsetScrollbars style={{ opacity: updating ? 0.55 : 1 }}>
+              <SamplePeople compact people={result.sample} label={t('segments.estimate.sample')} testId="estimate-sample" />
+            </ScrollArea.Autosize>
+          )}
+        </Stack>
+      )}
+    </LivePanel>
   );
 }

@@ -5,11 +5,12 @@
  * (useWhatIf); the previous answer stays dimmed while a newer one is on its way. Times are shown on
  * one clock, the app's time zone, so the rows compare.
  */
-import { Alert, Badge, Button, Group, Loader, Paper, Progress, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconBell, IconDeviceMobile, IconMail, IconRefresh, IconTarget, IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { MessageDraft } from '@gd/shared/message/draft';
 import { WHAT_IF_RECENT_SESSION_DAYS, type WhatIfChannel } from '@gd/shared/schemas/messageWhatIf';
+import { LivePanel } from '../../../ui/LivePanel.tsx';
 import { useT } from '../../../i18n/useT.ts';
 import { errorText } from '../../../ui/errorText.ts';
 import { formatAt, formatNumber } from '../../../entities/person/format.ts';
@@ -187,85 +188,69 @@ export function WhatIfPanel({ appId, draft }: { appId: string; draft: MessageDra
   const updating = asked && (pending || (!current && error === null && result !== null));
   const answer = asked ? result : null;
   return (
-    <Paper withBorder radius="md" p="md" data-testid="whatif" data-pending={updating} data-total={answer && current && !pending ? answer.total : ''}>
-      <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={2} fz="sm" fw={600} c="dimmed" tt="uppercase" style={{ letterSpacing: 0.4 }}>
-            {t('messageWhatIf.title')}
-          </Title>
-          {updating && (
-            <Group gap={6} wrap="nowrap" role="status" aria-live="polite">
-              <Loader size={12} />
-              <Text size="xs" c="dimmed">
-                {t('messageWhatIf.updating')}
+    <LivePanel title={t('messageWhatIf.title')} updating={updating} updatingLabel={t('messageWhatIf.updating')} data-testid="whatif" data-total={answer && current && !pending ? answer.total : ''}>
+      {!asked && (
+        <Stack gap={6} align="center" py="md" data-testid="whatif-empty">
+          <IconTarget size={28} color="var(--mantine-color-gray-5)" aria-hidden />
+          <Text size="sm" fw={600}>
+            {t('messageWhatIf.empty')}
+          </Text>
+          <Text size="xs" c="dimmed" ta="center" maw={300}>
+            {t('messageWhatIf.emptyHint')}
+          </Text>
+        </Stack>
+      )}
+
+      {asked && answer === null && error === null && (
+        <Group gap="xs" py="md" justify="center" data-testid="whatif-loading">
+          <Loader size="sm" />
+        </Group>
+      )}
+
+      {asked && error !== null && error !== undefined && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />} title={t('messageWhatIf.failed')} p="xs" data-testid="whatif-error">
+          <Stack gap={6} align="flex-start">
+            <Text size="xs">{errorText(t, error)}</Text>
+            <Button size="compact-xs" variant="default" leftSection={<IconRefresh size={12} />} onClick={whatIf.retry}>
+              {t('messageWhatIf.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+
+      {answer && (
+        <Stack gap="md" style={{ opacity: updating ? 0.5 : 1, transition: 'opacity 120ms' }}>
+          <Stack gap={2}>
+            <Group gap="sm" wrap="nowrap" align="center">
+              <IconUsers size={28} color="var(--mantine-color-blue-6)" aria-hidden />
+              <Text fz={32} fw={700} lh={1.1} data-testid="whatif-total" aria-live="polite">
+                {formatNumber(answer.total, lang)}
+              </Text>
+              <Text size="sm" c="dimmed" mt={8}>
+                {t('messageWhatIf.unit', { count: answer.total })}
               </Text>
             </Group>
-          )}
-        </Group>
-
-        {!asked && (
-          <Stack gap={6} align="center" py="md" data-testid="whatif-empty">
-            <IconTarget size={28} color="var(--mantine-color-gray-5)" aria-hidden />
-            <Text size="sm" fw={600}>
-              {t('messageWhatIf.empty')}
-            </Text>
-            <Text size="xs" c="dimmed" ta="center" maw={300}>
-              {t('messageWhatIf.emptyHint')}
-            </Text>
-          </Stack>
-        )}
-
-        {asked && answer === null && error === null && (
-          <Group gap="xs" py="md" justify="center" data-testid="whatif-loading">
-            <Loader size="sm" />
-          </Group>
-        )}
-
-        {asked && error !== null && error !== undefined && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />} title={t('messageWhatIf.failed')} p="xs" data-testid="whatif-error">
-            <Stack gap={6} align="flex-start">
-              <Text size="xs">{errorText(t, error)}</Text>
-              <Button size="compact-xs" variant="default" leftSection={<IconRefresh size={12} />} onClick={whatIf.retry}>
-                {t('messageWhatIf.retry')}
-              </Button>
-            </Stack>
-          </Alert>
-        )}
-
-        {answer && (
-          <Stack gap="md" style={{ opacity: updating ? 0.5 : 1, transition: 'opacity 120ms' }}>
-            <Stack gap={2}>
-              <Group gap="sm" wrap="nowrap" align="center">
-                <IconUsers size={28} color="var(--mantine-color-blue-6)" aria-hidden />
-                <Text fz={32} fw={700} lh={1.1} data-testid="whatif-total" aria-live="polite">
-                  {formatNumber(answer.total, lang)}
-                </Text>
-                <Text size="sm" c="dimmed" mt={8}>
-                  {t('messageWhatIf.unit', { count: answer.total })}
-                </Text>
-              </Group>
-              {answer.total > 0 && (
-                <Text size="sm" fw={500} c="blue.8" data-testid="whatif-channel" data-count={answer.channel}>
-                  {t(answer.channels.length > 1 ? 'messageWhatIf.receivesAb' : 'messageWhatIf.receives', { count: answer.channel })}
-                </Text>
-              )}
-            </Stack>
-            {answer.total === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t('messageWhatIf.nobody')}
+            {answer.total > 0 && (
+              <Text size="sm" fw={500} c="blue.8" data-testid="whatif-channel" data-count={answer.channel}>
+                {t(answer.channels.length > 1 ? 'messageWhatIf.receivesAb' : 'messageWhatIf.receives', { count: answer.channel })}
               </Text>
-            ) : (
-              <>
-                <Reach answer={answer} />
-                <When answer={answer} />
-              </>
             )}
-            <Text size="xs" c="dimmed" ta="right">
-              {t('messageWhatIf.computedIn', { ms: formatNumber(Math.round(answer.computedInMs), lang) })}
-            </Text>
           </Stack>
-        )}
-      </Stack>
-    </Paper>
+          {answer.total === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('messageWhatIf.nobody')}
+            </Text>
+          ) : (
+            <>
+              <Reach answer={answer} />
+              <When answer={answer} />
+            </>
+          )}
+          <Text size="xs" c="dimmed" ta="right">
+            {t('messageWhatIf.computedIn', { ms: formatNumber(Math.round(answer.computedInMs), lang) })}
+          </Text>
+        </Stack>
+      )}
+    </LivePanel>
   );
 }
