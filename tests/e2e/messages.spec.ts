@@ -37,6 +37,9 @@ test('a message written together, reviewed by two approvers in parallel, made st
   await (await contentField(marta.page, 'en', 'title')).fill('Spring sale');
   await expect(await contentField(adrian.page, 'en', 'title')).toHaveValue('Spring sale');
 
+  // No target yet: the what-if asks for one.
+  await expect(marta.page.getByTestId('whatif-empty')).toBeVisible();
+
   // Adrián goes offline and writes the English text; Marta meanwhile picks the target.
   await adrian.context.setOffline(true);
   await expect(syncStatus(adrian.page)).toHaveAttribute('data-status', 'offline');
@@ -50,6 +53,13 @@ test('a message written together, reviewed by two approvers in parallel, made st
   await expect(syncStatus(adrian.page)).toHaveAttribute('data-unsynced', '0');
   await expect(await contentField(marta.page, 'en', 'message')).toHaveValue('Up to 50% off this week');
   await expect(adrian.page.getByTestId('target-kind')).toHaveValue('Test devices');
+  // The what-if follows the target on both screens, with the API's figure for that target.
+  const expected = await apiCall(marta.context, marta.page, 'POST', `/apps/${await appIdOf(marta.page)}/messages/what-if`, { target: { kind: 'testDevices' }, type: 'push', schedule: { kind: 'now' } });
+  expect(expected.status).toBe(200);
+  for (const page of [marta.page, adrian.page]) {
+    await expect(page.getByTestId('whatif-empty')).toHaveCount(0);
+    await expect(page.getByTestId('whatif')).toHaveAttribute('data-total', String((expected.body as { total: number }).total), AFTER_LOAD);
+  }
 
   // The Spanish text completes it; Marta submits.
   await (await contentField(marta.page, 'es', 'message')).fill('Hasta un 50% de descuento esta semana');
