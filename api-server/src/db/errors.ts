@@ -6,3 +6,7 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '23503';
 }
+/** The statement was cancelled: its statement_timeout passed (or it was cancelled on purpose). */
+export function isQueryCanceled(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '57014';
+}

@@ -10,6 +10,7 @@
 import type { Router } from 'express';
 import { ErrorCode, SEGMENT_LIMITS, fail, ok, unavailable, type Result } from '@gd/shared';
 import { channelsOf } from '@gd/shared/schemas/messageWhatIf';
+import { isQueryCanceled } from '../../db/errors.ts';
 import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
 import { isUuid } from '../../http/validate.ts';
@@ -19,7 +20,6 @@ import { audienceTarget, segmentTarget, testDevicesTarget, whatIf, type TargetSq
 
 const noAudience = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this audience');
 const noSegment = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this segment');
-const isQueryCanceled = (error: unknown) => (error as { code?: string } | null)?.code === '57014';
 
 export function messageWhatIfRoutes(router: Router, deps: Deps): void {
   const { db } = deps;

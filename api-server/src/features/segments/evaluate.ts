@@ -2,6 +2,7 @@
  * Running a compiled segment: count and sample (the editor's estimate, cancellable), and the
  * materialisation of an audience's members.
  */
+import { isQueryCanceled } from '../../db/errors.ts';
 import type { Db, Queryable } from '../../db/pool.ts';
 import type { CompiledSegment } from './compile.ts';
 import { SAMPLE_COLUMNS, type SampleRow } from './repository.ts';
@@ -28,7 +29,6 @@ export class EstimateStopped extends Error {
   }
 }
 
-const isQueryCanceled = (error: unknown) => (error as { code?: string } | null)?.code === '57014';
 
 /** Count of the people the segment selects and a sample of them (newest people first), in one read-only transaction. */
 export async function estimate(db: Db, compiled: CompiledSegment, opts: EstimateOptions): Promise<{ count: number; sample: SampleRow[] }> {
