@@ -19,114 +19,19 @@
  *
  * Exhaustive by construction: a new endpoint with a child parameter, a new request field naming a
  * child, a new document kind or a new table fails this file until it is swept or exempted here
- * with its reason.
+ * with its reason (../testing/isolationChildren.ts says what is swept).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DOC_KINDS, ErrorCode, PERMISSION_KEYS, Segment, createConditionNode, createGroupNode, endpoints, fillPath,
+  DOC_KINDS, ErrorCode, PERMISSION_KEYS, createConditionNode, createGroupNode, endpoints, fillPath,
   type DocumentKind, type EndpointName, type SegmentCondition,
 } from '@gd/shared';
 import type { Db } from '../db/pool.ts';
+import {
+  ACCOUNT_CHILDREN, PATH_CHILDREN, FIELD_EXEMPT, DOC_CHILDREN, sessionEndpoints, pathParams, childParams, pathSwept, referenceFields, type Child,
+} from '../testing/isolationChildren.ts';
 import { ingest, registerAccount, startTestApi, uniqueEmail, type ApiAnswer, type TestApi, type TestClient } from '../testing/harness.ts';
-
-// ---------------------------------------------------------------------------------------------
-// What a child is, and which parameters and fields name one.
-
-type Child =
-  | 'journey' | 'segment' | 'audience' | 'task' | 'integration' | 'export' | 'device' | 'tag' | 'person' | 'event' | 'user' | 'role'
-  | 'message' | 'submission' | 'campaign'
-  /** Message settings: a communication parameter and a native ad template of an app. */
-  | 'parameter' | 'template'
-  /** A person's customer id and an SDK device id: what people search matches. */
-  | 'customer' | 'deviceKey';
-/** Children of the account rather than of an app: only another account's caller may not name them. */
-const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role']);
-
-const PATH_CHILDREN: Record<string, Child> = {
-  journeyId: 'journey', segmentId: 'segment', audienceId: 'audience', taskId: 'task', integrationId: 'integration', exportId: 'export',
-  deviceId: 'device', tagId: 'tag', personId: 'person', eventName: 'event', userId: 'user', roleId: 'role',
-  messageId: 'message', submissionId: 'submission',
-  // An app's template; on the platform's routes (/admin/native-templates/:templateId) neither caller
-  // is a platform administrator, so those answer 10004 whatever the id.
-  parameterId: 'parameter', templateId: 'template',
-};
-/** Path parameters that name no child: the caller's own app, and a version number inside the journey beside it. */
-const NOT_CHILDREN = new Set(['appId', 'version']);
-
-/** Routes with a child parameter that answer otherwise than an unused id, with why. */
-const PATH_EXEMPT: Partial<Record<EndpointName, string>> = {
-  putRole: 'creates or updates a role of the caller\'s own account whatever the id (role ids are per account, migration 011); its own test below',
-};
-
-/** Request and query fields named like ids that name no child of an account or app, with why. */
-const FIELD_EXEMPT: Record<string, string> = {
-  'createApp body.bundleId': 'the store bundle id the app declares, not a reference',
-  'updateApp body.bundleId': 'the store bundle id the app declares, not a reference',
-  'addTestDevice body.deviceId': 'the phone\'s advertising id: the data itself, not a reference',
-  'updateTestDevice body.deviceId': 'the phone\'s advertising id: the data itself, not a reference',
-  'createStorageIntegration body.accessKeyId': 'an S3 credential',
-  'createAudience body.source.rules[].messageId': 'a label matched in the caller\'s own message interactions (as the SDK reported them), never a lookup',
-  'createImportTask body.source.filters.campaignIds': 'labels matched in the caller\'s own message interactions, never a lookup',
-  'createImportTask body.source.filters.messageIds': 'labels matched in the caller\'s own message interactions, never a lookup',
-  'updateImportTask body.source.filters.campaignIds': 'labels matched in the caller\'s own message interactions, never a lookup',
-  'updateImportTask body.source.filters.messageIds': 'labels matched in the caller\'s own message interactions, never a lookup',
-  'commentSubmission body.variantId': 'a variant inside the draft of the message in the path, not a row',
-};
-
-/** Document kinds and the child whose id their names carry; null: no entity table yet. */
-const DOC_CHILDREN: Record<DocumentKind, Child | null> = { journey: 'journey', segment: 'segment', message: 'message' };
-
-const isSessionRoute = (n: EndpointName) => endpoints[n].auth !== 'public' && endpoints[n].auth !== 'appKey';
-const sessionEndpoints = (Object.keys(endpoints) as EndpointName[]).filter(isSessionRoute);
-const pathParams = (n: EndpointName) => [...endpoints[n].path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
-const childParams = (n: EndpointName) => pathParams(n).filter((p) => !NOT_CHILDREN.has(p));
-const pathSwept = sessionEndpoints.filter((n) => childParams(n).length > 0 && !(n in PATH_EXEMPT));
-
-interface ZodNode {
-  _zod: { def: {
-    type: string; shape?: Record<string, ZodNode>; innerType?: ZodNode; in?: ZodNode; out?: ZodNode; options?: ZodNode[];
-    left?: ZodNode; right?: ZodNode; element?: ZodNode; valueType?: ZodNode; items?: ZodNode[]; getter?: () => ZodNode;
-  } };
-}
-
-/** `<endpoint> <where>` for every field named like an id, and every segment (`(segment)`), of a request or query schema. */
-function referenceFields(): string[] {
-  const found = new Set<string>();
-  const walk = (name: string, node: ZodNode | undefined, path: string, seen: Set<ZodNode>) => {
-    if (!node || seen.has(node)) return;
-    if ((node as unknown) === Segment) {
-      found.add(`${name} ${path} (segment)`);
-      return;
-    }
-    seen.add(node);
-    const def = node._zod.def;
-    const next = (child: ZodNode | undefined, p = path) => walk(name, child, p, seen);
-    switch (def.type) {
-      case 'object':
-        for (const [key, value] of Object.entries(def.shape ?? {})) {
-          if (/ids?$/i.test(key)) found.add(`${name} ${path}.${key}`);
-          next(value, `${path}.${key}`);
-        }
-        break;
-      case 'array': next(def.element, `${path}[]`); break;
-      case 'record': next(def.valueType, `${path}{}`); break;
-      case 'pipe': next(def.in); next(def.out); break;
-      case 'union': for (const o of def.options ?? []) next(o); break;
-      case 'intersection': next(def.left); next(def.right); break;
-      case 'tuple': for (const i of def.items ?? []) next(i); break;
-      case 'lazy': next(def.getter?.()); break;
-      default: next(def.innerType); // optional, nullable, default, readonly, catch, …
-    }
-    seen.delete(node);
-  };
-  for (const name of sessionEndpoints) {
-    const e = endpoints[name] as { request?: unknown; query?: unknown };
-    walk(name, e.request as ZodNode | undefined, 'body', new Set());
-    walk(name, e.query as ZodNode | undefined, 'query', new Set());
-  }
-  return [...found].sort();
-}
 
 // ---------------------------------------------------------------------------------------------
 // The world: the victim's account (apps A and B, B holding every kind of child) and an intruder.
