@@ -1,14 +1,13 @@
 /**
  * The what-if of a message draft (shared schemas/messageWhatIf.ts states what each figure means):
- * two SQL statements over the target's people count them per raw time zone with their reach per
+ * one SQL statement over the target's people counts them per raw time zone with their reach per
  * channel; the time zones are then read, merged and timed here.
  *
- * Cost: two passes over the target's people (people p WHERE <target>), the second a semi-join to
- * the push-enabled devices; no per-person round trips. The target's SQL is the segment engine's
- * compiled WHERE for a segment, the members table for an audience, the devices matching the app's
- * test devices otherwise. Over a million people the time goes to reading every row's `attributes`
- * for the zone and to the devices pass (docs/BENCHMARKS.md "Message what-if"): a zone column on
- * people and a push flag kept by ingest would make it one plain scan.
+ * Cost: one pass over the target's people (people p WHERE <target>) with no join and no JSON: the
+ * zone is `people.time_zone` and push reach `people.push_devices`, both kept by the database
+ * (migration 017). The target's SQL is the segment engine's compiled WHERE for a segment, the
+ * members table for an audience, the devices matching the app's test devices otherwise; the
+ * figures over a million people are in docs/BENCHMARKS.md ("Message what-if").
  */
 import { WHAT_IF_RECENT_SESSION_DAYS, WHAT_IF_TIME_ZONES, type WhatIfChannel, type WhatIfTimeZone } from '@gd/shared/schemas/messageWhatIf';
 import type { MessageSchedule, ResponseOf } from '@gd/shared';
@@ -44,50 +43,42 @@ export const testDevicesTarget = (appId: string): TargetSql => {
 /** Distinct raw time zone values read one by one; people beyond them are counted as other zones. */
 const RAW_ZONES = 400;
 
-/** What "reachable" means per channel, as a condition on `people p` (push: a semi-join, see whatIfSql). */
-const CHANNEL_SQL: Record<Exclude<WhatIfChannel, 'push'>, string> = {
+/** What "reachable" means per channel, as a condition on `people p` (columns of migration 017). */
+const CHANNEL_SQL: Record<WhatIfChannel, string> = {
+  push: 'p.push_devices > 0',
   email: `p.email <> ''`,
   inApp: 'p.last_session_at >= $RECENT',
 };
 
-interface GroupRow { tz: string | null; listed: boolean; zones: number; people: number; email: number; in_app: number; channel: number }
-interface PushRow { push: number; channel: number }
+interface GroupRow { tz: string | null; listed: boolean; zones: number; people: number; push: number; email: number; in_app: number; channel: number }
 
 /**
- * The two statements, run on one snapshot: the target's people per raw `timezone` attribute with
- * their reach by e-mail and in-app; and the target's people with a push-enabled device, counted
- * once as a semi-join (a parallel hash semi-join over a million people: joining every person to
- * the distinct push owners in the first statement cost several times more, docs/BENCHMARKS.md).
- * The draft's channel count comes from the second when push is one of its channels.
+ * The statement: the target's people per raw time zone with their reach per channel and by all of
+ * the draft's channels together, the largest RAW_ZONES zones one row each and the rest as one row.
+ * One scan of the target's people: the zone is a column and push reach a counter on the person
+ * (migration 017), so there is no JSON to parse and no join to the devices.
  */
-export function whatIfSql(target: TargetSql, channels: readonly WhatIfChannel[], now: Date): { zones: string; push: string; values: unknown[]; pushValues: unknown[] } {
+export function whatIfSql(target: TargetSql, channels: readonly WhatIfChannel[], now: Date): { text: string; values: unknown[] } {
   const recent = `$${target.params.length + 1}::timestamptz`;
-  const reach = (c: Exclude<WhatIfChannel, 'push'>) => CHANNEL_SQL[c].replace('$RECENT', recent);
-  const others = channels.filter((c): c is Exclude<WhatIfChannel, 'push'> => c !== 'push').map(reach);
-  const zones = `
+  const reach = (c: WhatIfChannel) => CHANNEL_SQL[c].replace('$RECENT', recent);
+  const text = `
     WITH zones AS (
-      SELECT p.attributes->>'timezone' AS tz, count(*) AS people,
+      SELECT p.time_zone AS tz, count(*) AS people,
+             count(*) FILTER (WHERE ${reach('push')}) AS push,
              count(*) FILTER (WHERE ${reach('email')}) AS email,
              count(*) FILTER (WHERE ${reach('inApp')}) AS in_app,
-             count(*) FILTER (WHERE ${others.length ? others.join(' AND ') : 'true'}) AS channel
+             count(*) FILTER (WHERE ${channels.length ? channels.map(reach).join(' AND ') : 'true'}) AS channel
         FROM people p
        WHERE ${target.where}
        GROUP BY 1
     ), ranked AS (
       SELECT zones.*, row_number() OVER (ORDER BY people DESC, tz) <= ${RAW_ZONES} AS listed FROM zones
     )
-    SELECT CASE WHEN listed THEN tz END AS tz, listed, count(*) AS zones, sum(people)::bigint AS people,
-           sum(email)::bigint AS email, sum(in_app)::bigint AS in_app, sum(channel)::bigint AS channel
+    SELECT CASE WHEN listed THEN tz END AS tz, listed, count(*)::int AS zones, sum(people)::bigint AS people,
+           sum(push)::bigint AS push, sum(email)::bigint AS email, sum(in_app)::bigint AS in_app, sum(channel)::bigint AS channel
       FROM ranked GROUP BY 1, 2`;
-  const push = `
-    SELECT count(*) AS push, count(*) FILTER (WHERE ${others.length ? others.join(' AND ') : 'true'}) AS channel
-      FROM people p
-     WHERE ${target.where}
-       AND EXISTS (SELECT 1 FROM devices d WHERE d.app_id = p.app_id AND d.person_id = p.id AND d.push_token <> '' AND d.push_enabled IS TRUE)`;
   const values = [...target.params, new Date(now.getTime() - WHAT_IF_RECENT_SESSION_DAYS * 86_400_000).toISOString()];
-  // A parameter a statement does not name has no type Postgres can infer: the push statement names
-  // the session cut-off only when in-app is one of the channels.
-  return { zones, push, values, pushValues: push.includes(recent) ? values : target.params };
+  return { text, values };
 }
 
 type Answer = ResponseOf<'messageWhatIf'>;
@@ -109,24 +100,23 @@ function scheduledLocal(schedule: MessageSchedule): string | null {
 }
 
 /** The answer from the statement's rows. */
-export function assemble(rows: readonly GroupRow[], pushRow: PushRow, c: { schedule: MessageSchedule; appTimeZone: string; channels: WhatIfChannel[]; now: Date }): Omit<Answer, 'computedInMs'> {
+export function assemble(rows: readonly GroupRow[], c: { schedule: MessageSchedule; appTimeZone: string; channels: WhatIfChannel[]; now: Date }): Omit<Answer, 'computedInMs'> {
   const appZone = canonicalTimeZone(c.appTimeZone) ?? 'UTC';
   const local = scheduledLocal(c.schedule);
   const perZone = c.schedule.kind !== 'now' && c.schedule.basis === 'deviceLocal';
   const single = local === null ? c.now : instantOf(local, appZone);
   const sendsAt = (zone: string) => (perZone && local !== null ? instantOf(local, zone) : single).toISOString();
 
-  const reachable = { push: pushRow.push, email: 0, inApp: 0 };
+  const reachable = { push: 0, email: 0, inApp: 0 };
   let total = 0;
-  // With push among the channels, its semi-join counted them; else the zones did.
-  const viaPush = c.channels.includes('push');
-  let channel = viaPush ? pushRow.channel : 0;
+  let channel = 0;
   let unknownTimeZone = 0;
   const zones = new Map<string, number>();
   let unlisted = { zones: 0, people: 0 };
   for (const r of rows) {
     total += r.people;
-    if (!viaPush) channel += r.channel;
+    channel += r.channel;
+    reachable.push += r.push;
     reachable.email += r.email;
     reachable.inApp += r.in_app;
     if (!r.listed) {
@@ -165,17 +155,14 @@ export async function whatIf(
 ): Promise<Answer> {
   const startedAt = performance.now();
   const now = c.now ?? new Date();
-  if (!target) return { ...assemble([], { push: 0, channel: 0 }, { ...c, now }), computedInMs: 0 };
+  if (!target) return { ...assemble([], { ...c, now }), computedInMs: 0 };
   const sql = whatIfSql(target, c.channels, now);
   const client = await db.connect();
   let rows: GroupRow[];
-  let pushRow: PushRow;
   try {
-    // One snapshot for both statements: the counts add up.
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query('BEGIN READ ONLY');
     await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(c.timeoutMs)]);
-    rows = (await client.query<GroupRow>(sql.zones, sql.values)).rows;
-    pushRow = (await client.query<PushRow>(sql.push, sql.pushValues)).rows[0] ?? { push: 0, channel: 0 };
+    rows = (await client.query<GroupRow>(sql.text, sql.values)).rows;
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -183,6 +170,6 @@ export async function whatIf(
   } finally {
     client.release();
   }
-  const answer = assemble(rows, pushRow, { ...c, now });
+  const answer = assemble(rows, { ...c, now });
   return { ...answer, computedInMs: Math.round((performance.now() - startedAt) * 10) / 10 };
 }

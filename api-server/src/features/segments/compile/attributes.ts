@@ -36,7 +36,8 @@ export function attributePredicate(c: Cond, attribute: SegmentAttribute, op: Seg
   }
   switch (attribute) {
     case 'push_active':
-      return `EXISTS (SELECT 1 FROM devices d WHERE d.app_id = p.app_id AND d.person_id = p.id AND d.push_token <> '' AND d.push_enabled IS TRUE)`;
+      // Devices with a push token and push enabled, counted on the person by the database (migration 017).
+      return 'p.push_devices > 0';
     case 'push_open': {
       const o = interactions([`mi.channel = 'push'`, `mi.kind IN ('click','open')`]);
       return occurrencesExist(o, timeIn(c.p, o, conditionWindow(c)));
