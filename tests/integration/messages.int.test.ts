@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
   ACCESS_CHANGED_PREFIX, ErrorCode, addStepAfter, applyJourneyToDoc, applyMessageDraftToDoc, journeyFromDoc, messageDraftFromDoc, updateStep,
-  type JourneyStep, type MessageDraft, type MessageSummary, type SubmissionDetail,
+  type JourneyStep, type MessageDraft, type MessageOrigin, type MessageSummary, type SubmissionDetail,
 } from '@gd/shared';
 import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
 import { addMember, ingest, registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
@@ -49,12 +49,13 @@ const ids = (m: MessageSummary) => ({ appId, messageId: m.id });
 const policy = (required: number, authorsMayApprove = false) => owner.client.ok('updateApprovalPolicy', { required, authorsMayApprove });
 
 /** A push message written through the live document until it passes every rule. */
-async function readyMessage(client: TestClient, name: string): Promise<{ message: MessageSummary; doc: DocClient }> {
-  const { message } = await client.ok<{ message: MessageSummary }>('createMessage', { name, type: 'push', campaignName: 'Winter' }, { appId });
+async function readyMessage(client: TestClient, name: string, origin: MessageOrigin = 'classic'): Promise<{ message: MessageSummary; doc: DocClient }> {
+  const { message } = await client.ok<{ message: MessageSummary }>('createMessage', { name, type: 'push', origin, campaignName: 'Winter' }, { appId });
   const doc = await openApiDoc(client, message.docName, docs);
   await edit(doc, (d) => ({
     ...d,
-    target: { kind: 'testDevices' },
+    // A journey decides who receives its messages: they have no target of their own.
+    target: origin === 'classic' ? { kind: 'testDevices' } : { kind: 'none' },
     variants: d.variants.map((v) => ({ ...v, content: Object.fromEntries(Object.entries(v.content).map(([lang, c]) => [lang, { ...c, title: `${name} ${lang}`, message: `Hello {{customer_id}} (${lang})` }])) })),
   }));
   return { message, doc };
@@ -269,9 +270,14 @@ describe('messages', () => {
     expect((await owner.client.ok<{ message: MessageSummary }>('getMessage', undefined, ids(message))).message).toMatchObject({ status: 'To validate', name: 'Secret' });
   });
 
-  it('a journey\'s message step names a real message of its channel: launch refuses a missing, deleted or other-channel one', async () => {
-    const { message: push } = await readyMessage(owner.client, 'For journeys');
-    const { message: email } = await owner.client.ok<{ message: MessageSummary }>('createMessage', { name: 'Journey mail', type: 'email', campaignName: 'Winter' }, { appId });
+  it('a journey\'s message step names a real journey message of its channel: launch refuses a missing, deleted, classic or other-channel one', async () => {
+    const { message: push } = await readyMessage(owner.client, 'For journeys', 'automaticJourney');
+    const { message: byHand } = await readyMessage(owner.client, 'Sent by hand');
+    const { message: email } = await owner.client.ok<{ message: MessageSummary }>('createMessage', { name: 'Journey mail', type: 'email', origin: 'automaticJourney', campaignName: 'Winter' }, { appId });
+    // A journey message submits without a target of its own; a classic one may not.
+    expect((await owner.client.call('submitMessage', undefined, ids(push))).body.status).toBe('OK');
+    const campaigns = await owner.client.ok<{ campaigns: { messages: { id: string; origin: string }[] }[] }>('listCampaigns', undefined, { appId });
+    expect(campaigns.campaigns.flatMap((c) => c.messages).find((m) => m.id === push.id)?.origin).toBe('automaticJourney');
     const { journey } = await owner.client.ok<{ journey: { id: string; docName: string } }>('createJourney', { name: 'Sends a push' }, { appId });
     const doc = await openApiDoc(owner.client, journey.docName, docs);
     await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase'] } as JourneyStep));
@@ -289,6 +295,8 @@ describe('messages', () => {
     await point(push.campaignId, randomUUID());
     expect((await launch()).body.details).toEqual(refusal);
     await point(email.campaignId, email.id);
+    expect((await launch()).body.details).toEqual(refusal);
+    await point(byHand.campaignId, byHand.id);
     expect((await launch()).body.details).toEqual(refusal);
     await point(push.campaignId, push.id);
     expect((await launch()).body).toMatchObject({ status: 'OK', version: 1 });

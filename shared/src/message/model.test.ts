@@ -89,6 +89,15 @@ describe('message drafts', () => {
     expect(draftCodes({ ...d, delivery: { frequencyCap: null, quietHours: { from: '22:00', to: '22:00' } } })).toEqual(['quiet_hours_empty:delivery.quietHours']);
   });
 
+  it('asks a message sent by hand for its target, not one a journey or a rule sends', () => {
+    const d = { ...filledPush(), target: { kind: 'none' as const } };
+    expect(draftCodes(d)).toEqual(['target_missing:target']);
+    expect(draftCodes({ ...d, origin: 'automaticJourney' })).toEqual([]);
+    expect(draftCodes({ ...d, origin: 'automaticRule' })).toEqual([]);
+    // Their delivery rules still hold.
+    expect(draftCodes({ ...d, origin: 'automaticJourney', delivery: { frequencyCap: null, quietHours: { from: '22:00', to: '22:00' } } })).toEqual(['quiet_hours_empty:delivery.quietHours']);
+  });
+
   it('an A/B test needs two variants whose shares sum to 100', () => {
     const ab = createMessageDraft('test_ab');
     const filled = { ...ab, name: 'AB', target: { kind: 'testDevices' as const }, variants: ab.variants.map((v) => ({ ...v, content: { en: { ...v.content.en!, message: 'x' }, es: { ...v.content.es!, message: 'y' } } })) };

@@ -1,7 +1,7 @@
 /** Draft checks for message content (a first version; the spec lists no message rules). */
 import { z } from 'zod';
 import { Email, isAppSchemeUrl, isPublicUrl } from '../formats.ts';
-import type { CommunicationParameter, MessageDraft } from './draft.ts';
+import type { CommunicationParameter, MessageDraft, MessageOrigin } from './draft.ts';
 import { communicationGroup, positionsFor, type MessageContent } from './model.ts';
 
 export const MessageViolationCode = z.enum([
@@ -95,6 +95,14 @@ export interface DraftKnownNames {
 const TEXT_FIELDS = ['title', 'message', 'subject', 'html_body', 'image_url', 'target_url', 'promo_code'] as const;
 
 /**
+ * Whether a message of this origin is sent to a target and on a schedule of its own (a classic
+ * message, played by hand), rather than by a journey's message step or an automatic rule that
+ * decide who receives it and when (SPEC §3 origins). Automatic messages keep their delivery rules
+ * (frequency cap, quiet hours): those hold whoever sends them.
+ */
+export const sendsOwnAudience = (origin: MessageOrigin): boolean => origin === 'classic';
+
+/**
  * Every problem of a draft (the editor shows them live, submit refuses while there are any): the
  * content rules of each variant in each language (`validateMessage`), an A/B test's variants and
  * shares, languages, placeholders against known names, parameters, target and schedule.
@@ -103,7 +111,9 @@ export function validateDraft(d: MessageDraft, known: DraftKnownNames): DraftVio
   const out: DraftViolation[] = [];
   const add = (code: DraftViolation['code'], path: (string | number)[], params?: Record<string, string>) => out.push({ code, path, ...(params ? { params } : {}) });
   if (blank(d.name)) add('name_missing', ['name']);
-  if (d.target.kind === 'none') add('target_missing', ['target']);
+  // A journey step or an automatic rule decides who receives an automatic message and when
+  // (sendsOwnAudience): only a message sent by hand needs its target.
+  if (sendsOwnAudience(d.origin) && d.target.kind === 'none') add('target_missing', ['target']);
   if (!d.languages.includes(d.defaultLanguage)) add('default_language_invalid', ['defaultLanguage']);
   if (d.type === 'test_ab') {
     if (d.variants.length < 2) add('variants_too_few', ['variants']);

@@ -142,7 +142,7 @@ export type MessageHistoryEntry = z.infer<typeof MessageHistoryEntry>;
 export const CampaignSummary = z.object({
   id: Uuid,
   name: z.string(),
-  messages: z.array(z.object({ id: Uuid, name: z.string(), type: CommunicationType, status: CommunicationStatus })),
+  messages: z.array(z.object({ id: Uuid, name: z.string(), type: CommunicationType, origin: MessageOrigin, status: CommunicationStatus })),
 });
 export type CampaignSummary = z.infer<typeof CampaignSummary>;
 

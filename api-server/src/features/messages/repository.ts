@@ -94,13 +94,15 @@ export async function campaignNamed(db: Queryable, a: { accountId: string; appId
 }
 
 /**
- * What a journey's message steps may name: each message of the app that is not deleted, as
+ * What a journey's message steps may name: each message of the app that journeys send (origin
+ * automaticJourney: a classic message is played by hand to its own target, and sending it from a
+ * journey as well would reach people twice) and that is not deleted, as
  * `<campaignId>/<messageId>/<channel>` (push, email, or inApp for the in-app types; native ads and
  * A/B tests are not journey steps).
  */
 export async function journeyMessageKeys(db: Queryable, appId: string): Promise<Set<string>> {
   const { rows } = await db.query<{ campaign_id: string; id: string; type: CommunicationType }>(
-    'SELECT campaign_id, id, type FROM messages WHERE app_id = $1 AND deleted_at IS NULL', [appId]);
+    `SELECT campaign_id, id, type FROM messages WHERE app_id = $1 AND deleted_at IS NULL AND origin = 'automaticJourney'`, [appId]);
   return new Set(rows.flatMap((r) => {
     const group = communicationGroup(r.type);
     const channel = group === 'message' ? r.type : group === 'inApp' ? 'inApp' : null;
@@ -111,7 +113,7 @@ export async function journeyMessageKeys(db: Queryable, appId: string): Promise<
 export async function listCampaigns(db: Queryable, appId: string): Promise<CampaignSummary[]> {
   const { rows } = await db.query<{ id: string; name: string; messages: CampaignSummary['messages'] }>(
     `SELECT c.id, c.name,
-            COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'type', m.type, 'status', m.status) ORDER BY m.name)
+            COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'type', m.type, 'origin', m.origin, 'status', m.status) ORDER BY m.name)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS messages
        FROM campaigns c
        LEFT JOIN messages m ON m.campaign_id = c.id AND m.deleted_at IS NULL

@@ -3,7 +3,7 @@ import { createStep, type JourneyStep } from '@gd/shared/journey/model';
 import { fullJourney } from '@gd/shared/journey/testing';
 import { validateJourney } from '@gd/shared/journey/validate';
 import type { CampaignSummary } from '@gd/shared/schemas/messages';
-import { campaignsForChannel, channelOfType, journeyMessageKey, journeyMessageKeys, messageContext, messagesForChannel, notApprovedYet } from './messages.ts';
+import { campaignsForChannel, channelOfType, heldMessageProblem, journeyMessageKey, journeyMessageKeys, messageContext, messagesForChannel, newJourneyMessageHref, notApprovedYet } from './messages.ts';
 
 const C1 = '11111111-1111-4111-8111-111111111111';
 const C2 = '22222222-2222-4222-8222-222222222222';
@@ -14,11 +14,13 @@ const campaigns: CampaignSummary[] = [
     id: C1,
     name: 'Spring',
     messages: [
-      { id: id(1), name: 'Push approved', type: 'push', status: 'Approved' },
-      { id: id(2), name: 'Mail draft', type: 'email', status: 'Draft' },
-      { id: id(3), name: 'Banner', type: 'banner', status: 'To validate' },
-      { id: id(4), name: 'Native', type: 'native_ad', status: 'Active' },
-      { id: id(5), name: 'Gone', type: 'push', status: 'Deleted' },
+      { id: id(1), name: 'Push approved', type: 'push', origin: 'automaticJourney', status: 'Approved' },
+      { id: id(2), name: 'Mail draft', type: 'email', origin: 'automaticJourney', status: 'Draft' },
+      { id: id(3), name: 'Banner', type: 'banner', origin: 'automaticJourney', status: 'To validate' },
+      { id: id(4), name: 'Native', type: 'native_ad', origin: 'automaticJourney', status: 'Active' },
+      { id: id(5), name: 'Gone', type: 'push', origin: 'automaticJourney', status: 'Deleted' },
+      { id: id(6), name: 'Push by hand', type: 'push', origin: 'classic', status: 'Active' },
+      { id: id(7), name: 'Rule push', type: 'push', origin: 'automaticRule', status: 'Active' },
     ],
   },
   { id: C2, name: 'Empty', messages: [] },
@@ -33,7 +35,7 @@ describe('journey message matching (as launch checks)', () => {
     expect(channelOfType('test_ab')).toBeNull();
   });
 
-  it('keys every live message of a journey channel, by campaign, message and channel', () => {
+  it('keys every live journey message of a journey channel, by campaign, message and channel (not those sent by hand or by rules)', () => {
     expect([...journeyMessageKeys(campaigns)].sort()).toEqual(
       [journeyMessageKey(C1, id(1), 'push'), journeyMessageKey(C1, id(2), 'email'), journeyMessageKey(C1, id(3), 'inApp')].sort(),
     );
@@ -48,6 +50,16 @@ describe('journey message matching (as launch checks)', () => {
     expect(campaignsForChannel(campaigns, 'email').map((c) => [c.campaign.name, c.count])).toEqual([['Spring', 1], ['Empty', 0]]);
     // Campaigns with something to pick come first.
     expect(campaignsForChannel([campaigns[1]!, campaigns[0]!], 'push').map((c) => [c.campaign.name, c.count])).toEqual([['Spring', 1], ['Empty', 0]]);
+  });
+
+  it('says why a held message may not be named: another channel, or not one journeys send', () => {
+    const [push, mail, , , , byHand, rule] = campaigns[0]!.messages;
+    expect(heldMessageProblem(push!, 'push')).toBeNull();
+    expect(heldMessageProblem(mail!, 'push')).toBe('wrongChannel');
+    expect(heldMessageProblem(byHand!, 'push')).toBe('notJourney');
+    expect(heldMessageProblem(rule!, 'push')).toBe('notJourney');
+    expect(newJourneyMessageHref('email')).toBe('/communication/messaging?new=email&origin=automaticJourney');
+    expect(newJourneyMessageHref('inApp')).toBe('/communication/messaging?new=banner&origin=automaticJourney');
   });
 
   it('flags drafts and messages waiting for review as not approved yet', () => {
@@ -77,6 +89,9 @@ describe('the editor\'s rule "the message must still exist"', () => {
     expect(notFound(keys, C2, id(1))).toEqual([['messageId']]);
     expect(notFound(keys, C1, id(2))).toEqual([['messageId']]);
     expect(notFound(keys, C1, id(4))).toEqual([['messageId']]);
+    // A push sent by hand or by a rule is not one a journey sends.
+    expect(notFound(keys, C1, id(6))).toEqual([['messageId']]);
+    expect(notFound(keys, C1, id(7))).toEqual([['messageId']]);
   });
 
   it('checks nothing while the app\'s messages are not known (launch checks them)', () => {

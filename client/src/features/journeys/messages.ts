@@ -1,9 +1,10 @@
 /**
  * Which of the app's messages a journey message step may name (issue 12), pure given the app's
- * campaigns (listCampaigns): a message that is not deleted, whose channel is the step's — a push
- * step sends a push message, an email step an e-mail, an in-app step any message of the in-app
- * group. The same matching as launch (api-server messages/repository.ts journeyMessageKeys), so
- * the editor shows message_not_found exactly where launch would refuse.
+ * campaigns (listCampaigns): a message that journeys send (origin automaticJourney; a classic
+ * message is played by hand to its own target), that is not deleted, whose channel is the step's —
+ * a push step sends a push message, an email step an e-mail, an in-app step any message of the
+ * in-app group. The same matching as launch (api-server messages/repository.ts
+ * journeyMessageKeys), so the editor shows message_not_found exactly where launch would refuse.
  */
 import type { MessageChannel } from '@gd/shared/journey/model';
 import type { JourneyValidationContext } from '@gd/shared/journey/validate';
@@ -28,7 +29,19 @@ export function channelOfType(type: CommunicationType): MessageChannel | null {
 /** The key launch and the editor check a step against. */
 export const journeyMessageKey = (campaignId: string, messageId: string, channel: MessageChannel): string => `${campaignId}/${messageId}/${channel}`;
 
-const live = (m: CampaignMessage) => m.status !== 'Deleted';
+const live = (m: CampaignMessage) => m.status !== 'Deleted' && m.origin === 'automaticJourney';
+
+/** Why a message the step holds is not one it may name: another channel, or not sent by journeys (null: it may). */
+export function heldMessageProblem(m: CampaignMessage, channel: MessageChannel): 'wrongChannel' | 'notJourney' | null {
+  if (channelOfType(m.type) !== channel) return 'wrongChannel';
+  return m.origin === 'automaticJourney' ? null : 'notJourney';
+}
+
+/** The messages screen with the new-message dialog open for a message this step can send. */
+export function newJourneyMessageHref(channel: MessageChannel): string {
+  const type: CommunicationType = channel === 'inApp' ? 'banner' : channel;
+  return `/communication/messaging?${new URLSearchParams({ new: type, origin: 'automaticJourney' }).toString()}`;
+}
 
 /** Every message a step may name, as journeyMessageKey keys. */
 export function journeyMessageKeys(campaigns: readonly CampaignSummary[]): Set<string> {

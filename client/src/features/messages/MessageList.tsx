@@ -72,7 +72,19 @@ export function MessageList({ fixedType, title, description, aside, texts }: Mes
   const q = params.get('q') ?? '';
   const [search, setSearch] = useState(q);
   const [debounced] = useDebouncedValue(search, 250);
-  const [creating, setCreating] = useState(false);
+  // `?new=<type>` (the journey editor's "create a journey message" link) opens the new-message
+  // dialog for that type, with the origin the list is filtered by.
+  const newType = pick(CommunicationType.options, params.get('new'));
+  const [creatingByHand, setCreatingByHand] = useState(false);
+  const creating = creatingByHand || (newType !== undefined && can('ui:message.create'));
+  const setCreating = (open: boolean) => {
+    setCreatingByHand(open);
+    if (!open && params.has('new')) {
+      const next = new URLSearchParams(params);
+      next.delete('new');
+      setParams(next, { replace: true });
+    }
+  };
 
   const setFilter = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -93,6 +105,7 @@ export function MessageList({ fixedType, title, description, aside, texts }: Mes
   const openHref = (id: string) => {
     if (fixedType) return `/communication/messaging?${new URLSearchParams({ id }).toString()}`;
     const next = new URLSearchParams(params);
+    next.delete('new');
     next.set('id', id);
     return `?${next.toString()}`;
   };
@@ -204,7 +217,8 @@ export function MessageList({ fixedType, title, description, aside, texts }: Mes
       {creating && (
         <NewMessageDialog
           appId={appId}
-          initialType={fixedType}
+          initialType={fixedType ?? newType}
+          initialOrigin={origin}
           onClose={() => setCreating(false)}
           onCreated={(message) => {
             setCreating(false);

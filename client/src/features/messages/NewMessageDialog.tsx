@@ -1,12 +1,14 @@
 /**
- * "New message": its name, its type (grouped by communication group) and its campaign, an existing
- * one of the app or a new one (named, or named after the message). The API's refusal shows on the
- * field it names, or above the fields.
+ * "New message": its name, its type (grouped by communication group), who sends it (its origin: by
+ * hand, a journey, an automatic rule; fixed once created, like its type) and its campaign, an
+ * existing one of the app or a new one (named, or named after the message). The API's refusal
+ * shows on the field it names, or above the fields.
  */
 import { useState } from 'react';
 import { SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { NAME_MAX } from '@gd/shared/schemas/common';
+import { MessageOrigin } from '@gd/shared/message/draft';
 import type { CommunicationType } from '@gd/shared/message/model';
 import type { MessageSummary } from '@gd/shared/schemas/messages';
 import { api } from '../../api/client.ts';
@@ -20,17 +22,20 @@ import { typeOptions } from './MessageList.tsx';
 interface Values {
   name: string;
   type: CommunicationType;
+  origin: MessageOrigin;
   mode: 'existing' | 'new';
   campaignId: string;
   campaignName: string;
 }
 
-export function NewMessageDialog({ appId, initialType = 'push', onClose, onCreated }: { appId: string; initialType?: CommunicationType; onClose: () => void; onCreated: (message: MessageSummary) => void }) {
+export function NewMessageDialog({ appId, initialType = 'push', initialOrigin = 'classic', onClose, onCreated }: {
+  appId: string; initialType?: CommunicationType; initialOrigin?: MessageOrigin; onClose: () => void; onCreated: (message: MessageSummary) => void;
+}) {
   const { t } = useT();
   const campaigns = useApiQuery('listCampaigns', { params: { appId }, scope: 'app' });
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<Values>({
-    initialValues: { name: '', type: initialType, mode: 'new', campaignId: '', campaignName: '' },
+    initialValues: { name: '', type: initialType, origin: initialOrigin, mode: 'new', campaignId: '', campaignName: '' },
     validate: {
       name: (v) => (v.trim() === '' ? t('validation.required') : v.trim().length > NAME_MAX ? t('validation.tooLong', { max: NAME_MAX }) : null),
       campaignId: (v, values) => (values.mode === 'existing' && v === '' ? t('validation.required') : null),
@@ -43,13 +48,14 @@ export function NewMessageDialog({ appId, initialType = 'push', onClose, onCreat
       const body = {
         name: values.name.trim(),
         type: values.type,
+        origin: values.origin,
         ...(values.mode === 'existing' ? { campaignId: values.campaignId } : values.campaignName.trim() ? { campaignName: values.campaignName.trim() } : {}),
       };
       const { message } = await api.call('createMessage', { params: { appId }, body });
       notifySuccess(t('messages.created', { name: message.name }));
       onCreated(message);
     } catch (error) {
-      const { fieldErrors, formError } = splitFailure(error, t, ['name', 'type', 'campaignId', 'campaignName']);
+      const { fieldErrors, formError } = splitFailure(error, t, ['name', 'type', 'origin', 'campaignId', 'campaignName']);
       form.setErrors(fieldErrors);
       setFailure(formError);
     }
@@ -59,6 +65,10 @@ export function NewMessageDialog({ appId, initialType = 'push', onClose, onCreat
     <FormModal title={t('messages.newTitle')} failure={failure} submitLabel={t('messages.create')} submitting={form.submitting} onSubmit={submit} onClose={onClose} submitTestId="create-message">
       <TextInput label={t('messages.fields.name')} data-autofocus maxLength={NAME_MAX} withAsterisk {...form.getInputProps('name')} />
       <Select label={t('messages.fields.type')} data={typeOptions(t)} allowDeselect={false} withAsterisk {...form.getInputProps('type')} data-testid="new-message-type" />
+      <Select
+        label={t('messages.fields.origin')} description={t(`messages.fields.originHint.${form.values.origin}`)} allowDeselect={false} withAsterisk
+        data={MessageOrigin.options.map((o) => ({ value: o, label: t(`messages.origin.${o}`) }))} {...form.getInputProps('origin')} data-testid="new-message-origin"
+      />
       <Stack gap={6}>
         <Text size="sm" fw={500} id="new-message-campaign">{t('messages.fields.campaignMode')}</Text>
         <SegmentedControl

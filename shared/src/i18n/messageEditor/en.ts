@@ -21,6 +21,7 @@ export const messageEditorEn = {
       target: 'Target',
       schedule: 'Schedule',
       delivery: 'Delivery',
+      sentBy: 'Who and when',
     },
     field: {
       name: 'Name',

@@ -24,6 +24,7 @@ export const messageEditorEs: Widen<typeof messageEditorEn> = {
       target: 'Destinatarios',
       schedule: 'Programación',
       delivery: 'Entrega',
+      sentBy: 'Quién y cuándo',
     },
     field: {
       name: 'Nombre',

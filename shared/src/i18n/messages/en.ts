@@ -59,6 +59,8 @@ export const messagesEn = {
     fields: {
       name: 'Name', type: 'Type', campaign: 'Campaign', campaignMode: 'Campaign', existingCampaign: 'An existing campaign', newCampaign: 'A new campaign',
       campaignName: 'New campaign name', campaignNameHint: 'Empty: the campaign takes the message’s name.', pickCampaign: 'Pick a campaign',
+      origin: 'Sent by',
+      originHint: { classic: 'You play it by hand, to its own target and on its own schedule.', automaticJourney: 'A journey’s message step sends it: the journey decides who gets it and when.', automaticRule: 'An automatic rule sends it: the rule decides who gets it and when.' },
     },
     notFound: 'This message does not exist in this app, or it was deleted.',
     back: 'Back to messages',

@@ -58,6 +58,8 @@ export const messagesEs: Widen<typeof messagesEn> = {
     fields: {
       name: 'Nombre', type: 'Tipo', campaign: 'Campaña', campaignMode: 'Campaña', existingCampaign: 'Una campaña existente', newCampaign: 'Una campaña nueva',
       campaignName: 'Nombre de la nueva campaña', campaignNameHint: 'Vacío: la campaña toma el nombre del mensaje.', pickCampaign: 'Elige una campaña',
+      origin: 'Lo envía',
+      originHint: { classic: 'Lo inicias a mano, a su propio destino y con su propia programación.', automaticJourney: 'Lo envía un paso de mensaje de un journey: el journey decide quién lo recibe y cuándo.', automaticRule: 'Lo envía una regla automática: la regla decide quién lo recibe y cuándo.' },
     },
     notFound: 'Este mensaje no existe en esta app o se ha eliminado.',
     back: 'Volver a los mensajes',

@@ -13,7 +13,7 @@ import type { TFunction } from '../../../i18n/keys.ts';
 import { useT } from '../../../i18n/useT.ts';
 import { useSegmentOptions, type Option, type SegmentOptions } from '../../../entities/segment/useSegmentOptions.ts';
 import { MessageStatusBadge } from '../../../entities/message/MessageStatus.tsx';
-import { campaignsForChannel, messagesForChannel, notApprovedYet } from '../messages.ts';
+import { campaignsForChannel, heldMessageProblem, messagesForChannel, newJourneyMessageHref, notApprovedYet } from '../messages.ts';
 import { useJourneyMessages } from '../useJourneyMessages.ts';
 import { useFieldErrors, useInspectorReadOnly } from './context.ts';
 
@@ -108,7 +108,8 @@ export function EventPicker({ value, error, onChange }: { value: string | null; 
 
 /**
  * The message a message step sends (issue 12): first one of the app's campaigns, then one of its
- * messages of the step's channel (messages.ts), each with its status. Messages not approved yet
+ * journey messages (origin automatic journey) of the step's channel (messages.ts), each with its
+ * status. "Create a message" opens the new-message dialog for a journey message of that channel. Messages not approved yet
  * may be picked; the step then says so. Links open the message, or the messages screen to create
  * one, in a new tab (the journey stays open). The list is read again when a list opens, so a
  * message created meanwhile shows up.
@@ -129,9 +130,15 @@ export function MessagePickers({ channel, campaignId, messageId, onChange }: Mes
   // What the step holds but the app does not offer stays shown (marked once the list is known).
   // (Ids only: deleted messages and campaigns are not listed, so their names are not known.)
   const heldCampaign = campaignId && !campaign ? [{ value: campaignId, label: loaded ? t('journeyEditor.inspector.campaignGone') : campaignId }] : [];
+  const heldProblem = picked ? heldMessageProblem(picked, channel) : null;
   const heldMessage =
     messageId && !pickedOk
-      ? [{ value: messageId, label: picked ? t(`journeyEditor.inspector.wrongChannel.${channel}`, { name: picked.name }) : loaded ? t('journeyEditor.inspector.messageGone') : messageId }]
+      ? [{
+          value: messageId,
+          label: picked
+            ? heldProblem === 'notJourney' ? t('journeyEditor.inspector.notJourneyMessage', { name: picked.name }) : t(`journeyEditor.inspector.wrongChannel.${channel}`, { name: picked.name })
+            : loaded ? t('journeyEditor.inspector.messageGone') : messageId,
+        }]
       : [];
   const statusOf = new Map(pickable.map((m) => [m.id, m.status]));
   const listed = campaignsForChannel(campaigns, channel);
@@ -225,7 +232,7 @@ export function MessagePickers({ channel, campaignId, messageId, onChange }: Mes
           </Anchor>
         )}
         {!readOnly && (
-          <Anchor component={Link} to={MESSAGING} target="_blank" rel="noopener" size="sm" data-testid="create-message">
+          <Anchor component={Link} to={newJourneyMessageHref(channel)} target="_blank" rel="noopener" size="sm" data-testid="create-message">
             <Group gap={4} wrap="nowrap" component="span">
               <IconPlus size={14} aria-hidden />
               {t('journeyEditor.inspector.createMessage')}

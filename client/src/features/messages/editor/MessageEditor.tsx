@@ -15,7 +15,7 @@ import { applyMessageDraftToDoc, messageDraftFromDoc } from '@gd/shared/docs/mes
 import { ErrorCode } from '@gd/shared/errors';
 import { jsonEqual } from '@gd/shared/journey/json';
 import { createMessageDraft, type MessageDraft } from '@gd/shared/message/draft';
-import { validateDraft } from '@gd/shared/message/validate';
+import { sendsOwnAudience, validateDraft } from '@gd/shared/message/validate';
 import type { MessageSummary } from '@gd/shared/schemas/messages';
 import { ApiError } from '../../../api/errors.ts';
 import { useT } from '../../../i18n/useT.ts';
@@ -182,7 +182,7 @@ export default function MessageEditor({ messageId, message, onChanged, header }:
             />
           </Group>
           <MessagePreview content={shown.content} language={shown.language} />
-          <WhatIfPanel appId={appId} draft={draft} />
+          {sendsOwnAudience(draft.origin) && <WhatIfPanel appId={appId} draft={draft} />}
         </Stack>
       </Group>
     </Stack>

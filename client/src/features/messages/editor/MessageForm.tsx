@@ -9,7 +9,7 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { Badge, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { MessageDraft } from '@gd/shared/message/draft';
-import type { DraftViolation } from '@gd/shared/message/validate';
+import { sendsOwnAudience, type DraftViolation } from '@gd/shared/message/validate';
 import { useT } from '../../../i18n/useT.ts';
 import { ContentFields } from './ContentFields.tsx';
 import { Field, FormProvider, type FormContext } from './formContext.tsx';
@@ -146,12 +146,21 @@ export function MessageForm(props: MessageFormProps) {
             languages
           )}
         </Section>
-        <Section title={t('messageEditor.section.target')}>
-          <TargetField />
-        </Section>
-        <Section title={t('messageEditor.section.schedule')}>
-          <ScheduleField />
-        </Section>
+        {sendsOwnAudience(draft.origin) ? (
+          <>
+            <Section title={t('messageEditor.section.target')}>
+              <TargetField />
+            </Section>
+            <Section title={t('messageEditor.section.schedule')}>
+              <ScheduleField />
+            </Section>
+          </>
+        ) : (
+          // A journey step or a rule decides who receives it and when: no target or schedule of its own.
+          <Section title={t('messageEditor.section.sentBy')} testId="message-sent-by">
+            <Text size="sm" c="dimmed">{t(`messages.fields.originHint.${draft.origin}`)}</Text>
+          </Section>
+        )}
         <Section title={t('messageEditor.section.delivery')}>
           <DeliveryField />
         </Section>
