@@ -1,0 +1,167 @@
+/**
+ * Push throughput (issue 13 target: at least 20,000 notifications/s from one worker): one process
+ * sends N notifications (BENCH_PUSH_N, default 100,000) through the real APNs client and then the
+ * real FCM v1 client (api-server/src/features/delivery/push) to the loopback servers, which speak
+ * the real protocols over TLS and HTTP/2: the APNs server verifies the ES256 provider token and
+ * every header, the FCM server checks the OAuth access token it issued (after verifying the RS256
+ * assertion) and the v1 message.
+ *
+ * The servers run in a child process (this file with PUSH_BENCH_ROLE=server), so on the 2-core
+ * machine the sender has a core of its own, as a worker sending to Apple or Google would. Each
+ * client keeps one HTTP/2 session (the benchmark prints how many the server saw) with up to
+ * BENCH_PUSH_STREAMS concurrent streams (default 1,000, APNs' usual limit), and the sender keeps
+ * BENCH_PUSH_WINDOW sends in flight (default 2,000; the rest queue in the client for a stream).
+ * Every notification has its own device token, title, body and data; payloads are built and sized
+ * by the client as in production. Printed: notifications/s, p50/p99 of a send (queue time included),
+ * and the outcomes (every one must be `sent`).
+ *
+ * Calibration: the same run first measures bare node:http2 on this machine at this moment (a
+ * minimal TLS HTTP/2 server in the child answering 200 to every stream, a minimal client with the
+ * same window and a similar request), since the figures depend on what else the shared machine is
+ * running; the clients' figures are read against that ceiling.
+ */
+import { fork } from 'node:child_process';
+import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createApnsClient } from '../../api-server/src/features/delivery/push/apns.ts';
+import { createFcmClient } from '../../api-server/src/features/delivery/push/fcm.ts';
+import type { PushClient, PushNotification } from '../../api-server/src/features/delivery/push/notification.ts';
+import { startApnsServer } from '../../api-server/src/features/delivery/push/testing/apnsServer.ts';
+import { startFcmServer } from '../../api-server/src/features/delivery/push/testing/fcmServer.ts';
+import { loopbackPolicy } from '../../api-server/src/features/delivery/push/testing/keys.ts';
+import { loopbackCert } from '../../api-server/src/features/delivery/push/testing/tls.ts';
+import { fmt, percentile } from './support.ts';
+
+const N = Number(process.env.BENCH_PUSH_N ?? 100_000);
+const STREAMS = Number(process.env.BENCH_PUSH_STREAMS ?? 1_000);
+const WINDOW = Number(process.env.BENCH_PUSH_WINDOW ?? 2_000);
+const APNS = { keyId: 'BENCHKEY01', teamId: 'BENCHTEAM1', bundleId: 'com.growthdeck.bench' };
+const FCM = { projectId: 'growthdeck-bench', clientEmail: 'bench@growthdeck-bench.iam.gserviceaccount.com' };
+
+interface ServerReady { type: 'ready'; apnsUrl: string; fcmUrl: string; tokenUri: string; bareUrl: string; ca: string }
+interface ServerStats { type: 'stats'; apns: { accepted: number; sessions: number; maxInFlight: number; verified: number }; fcm: { accepted: number; sessions: number; tokenRequests: number } }
+type ToServer = { type: 'keys'; apnsPublicPem: string; fcmPublicPem: string } | { type: 'stats' } | { type: 'stop' };
+
+function serve(): void {
+  const send = (m: ServerReady | ServerStats) => process.send?.(m);
+  let fixtures: { apns: Awaited<ReturnType<typeof startApnsServer>>; fcm: Awaited<ReturnType<typeof startFcmServer>> } | null = null;
+  process.on('message', (m: ToServer) => {
+    void (async () => {
+      if (m.type === 'keys') {
+        const tls = await loopbackCert();
+        const apns = await startApnsServer({ ...APNS, publicKey: createPublicKey(m.apnsPublicPem), maxConcurrentStreams: STREAMS, keepPayloads: false, tls });
+        const fcm = await startFcmServer({ ...FCM, publicKey: createPublicKey(m.fcmPublicPem), maxConcurrentStreams: STREAMS, keepMessages: false, tls });
+        fixtures = { apns, fcm };
+        // The calibration server: HTTP/2 over TLS answering 200 at once, nothing checked.
+        const bare = http2.createSecureServer({ key: tls.key, cert: tls.cert, settings: { maxConcurrentStreams: STREAMS } });
+        bare.on('stream', (stream) => {
+          stream.on('error', () => undefined);
+          stream.resume();
+          stream.on('end', () => stream.respond({ ':status': 200 }, { endStream: true }));
+        });
+        await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+        send({ type: 'ready', apnsUrl: apns.url, fcmUrl: fcm.url, tokenUri: fcm.tokenUri, bareUrl: `https://127.0.0.1:${(bare.address() as AddressInfo).port}`, ca: tls.cert });
+      } else if (m.type === 'stats' && fixtures) {
+        const { apns, fcm } = fixtures;
+        send({ type: 'stats', apns: { accepted: apns.accepted.length, sessions: apns.sessions, maxInFlight: apns.maxInFlight, verified: apns.verifiedTokens.size }, fcm: { accepted: fcm.accepted.length, sessions: fcm.sessions, tokenRequests: fcm.tokenRequests } });
+      } else if (m.type === 'stop') {
+        await Promise.all([fixtures?.apns.close(), fixtures?.fcm.close()]);
+        process.exit(0);
+      }
+    })();
+  });
+}
+
+function notification(i: number, token: string): PushNotification {
+  return {
+    token, id: undefined, title: `Offer ${i}`, body: `Hello person ${i}, your weekly picks are ready.`,
+    data: { message_id: 'bench', variant: String(i % 2), person: String(i) }, lifeSeconds: 86_400, collapseId: 'weekly-picks',
+  };
+}
+
+async function run(name: string, client: PushClient, tokens: string[]): Promise<{ rate: number; outcomes: Record<string, number> }> {
+  const latencies = new Float64Array(tokens.length);
+  const outcomes: Record<string, number> = {};
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: Math.min(WINDOW, tokens.length) }, async () => {
+    for (let i = next++; i < tokens.length; i = next++) {
+      const t0 = performance.now();
+      const result = await client.send(notification(i, tokens[i] ?? ''));
+      latencies[i] = performance.now() - t0;
+      const key = result.outcome === 'sent' ? 'sent' : `${result.outcome}:${result.reason}`;
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = Array.from(latencies).sort((a, b) => a - b);
+  const rate = tokens.length / seconds;
+  console.log(`${name}: ${tokens.length.toLocaleString('en')} notifications in ${seconds.toFixed(2)} s = ${Math.round(rate).toLocaleString('en')} notifications/s; send p50 ${fmt(percentile(sorted, 50))}, p99 ${fmt(percentile(sorted, 99))}; outcomes ${JSON.stringify(outcomes)}`);
+  return { rate, outcomes };
+}
+
+/** Bare node:http2 requests per second on this machine now: the ceiling the clients are read against. */
+async function calibrate(url: string, ca: string, count: number): Promise<number> {
+  const session = http2.connect(url, { ca });
+  session.on('error', () => undefined);
+  const body = Buffer.from(JSON.stringify(notification(0, '')));
+  const one = () => new Promise<void>((resolve, reject) => {
+    const stream = session.request({ ':method': 'POST', ':path': `/3/device/${'ab'.repeat(32)}`, 'apns-topic': APNS.bundleId, authorization: `bearer ${'x'.repeat(180)}` });
+    stream.on('error', reject);
+    stream.resume();
+    stream.on('end', () => resolve());
+    stream.end(body);
+  });
+  await Promise.all(Array.from({ length: 200 }, one));
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: Math.min(WINDOW, STREAMS) }, async () => {
+    while (next++ < count) await one();
+  }));
+  const rate = count / ((performance.now() - started) / 1000);
+  session.close();
+  return rate;
+}
+
+async function main(): Promise<void> {
+  const apnsKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const fcmKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, PUSH_BENCH_ROLE: 'server' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(m: ToServer, type: string) => new Promise<T>((resolve) => {
+    const on = (r: { type: string }) => { if (r.type === type) { child.off('message', on); resolve(r as T); } };
+    child.on('message', on);
+    child.send(m);
+  });
+  const ready = await ask<ServerReady>({ type: 'keys', apnsPublicPem: apnsKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(), fcmPublicPem: fcmKey.publicKey.export({ type: 'spki', format: 'pem' }).toString() }, 'ready');
+  const policy = loopbackPolicy(ready.ca);
+  const pem = (k: typeof apnsKey.privateKey) => k.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+  console.log(`push throughput: N=${N.toLocaleString('en')}, ${STREAMS} streams per session, ${WINDOW} sends in flight, servers in a child process (TLS + HTTP/2)`);
+  const ceiling = await calibrate(ready.bareUrl, ready.ca, Math.max(10_000, Math.round(N / 5)));
+  console.log(`calibration: bare node:http2 (TLS, one session, minimal server) = ${Math.round(ceiling).toLocaleString('en')} requests/s on this machine now`);
+  const apnsTokens = Array.from({ length: N }, () => randomBytes(32).toString('hex'));
+  const fcmTokens = Array.from({ length: N }, () => `bench-${randomBytes(60).toString('base64url')}`);
+
+  const apns = createApnsClient({ ...APNS, privateKeyPem: pem(apnsKey.privateKey), endpoint: ready.apnsUrl, policy, maxConcurrentStreams: STREAMS });
+  // A short warm-up (the session, the provider token, the JIT) before the clock starts.
+  await Promise.all(Array.from({ length: 200 }, () => apns.send(notification(0, randomBytes(32).toString('hex')))));
+  const a = await run('APNs (HTTP/2, ES256 provider token)', apns, apnsTokens);
+  await apns.close();
+
+  const fcm = createFcmClient({ ...FCM, privateKeyPem: pem(fcmKey.privateKey), tokenUri: ready.tokenUri, endpoint: ready.fcmUrl, policy, maxConcurrentStreams: STREAMS });
+  await Promise.all(Array.from({ length: 200 }, () => fcm.send(notification(0, 'warm-up'))));
+  const f = await run('FCM v1 (HTTP/2, OAuth access token)', fcm, fcmTokens);
+  await fcm.close();
+
+  const stats = await ask<ServerStats>({ type: 'stats' }, 'stats');
+  console.log(`servers: APNs accepted ${stats.apns.accepted.toLocaleString('en')} on ${stats.apns.sessions} HTTP/2 session(s), at most ${stats.apns.maxInFlight} streams at once, ${stats.apns.verified} provider token(s) verified; FCM accepted ${stats.fcm.accepted.toLocaleString('en')} on ${stats.fcm.sessions} HTTP/2 session(s), ${stats.fcm.tokenRequests} token exchange(s)`);
+  child.send({ type: 'stop' });
+  const ok = (a.outcomes.sent ?? 0) === N && (f.outcomes.sent ?? 0) === N && stats.apns.accepted === N + 200 && stats.fcm.accepted === N + 200;
+  console.log(`target ≥ 20,000 notifications/s: APNs ${a.rate >= 20_000 ? 'met' : 'NOT met'}, FCM ${f.rate >= 20_000 ? 'met' : 'NOT met'}; of the bare HTTP/2 ceiling: APNs ${Math.round((100 * a.rate) / ceiling)}%, FCM ${Math.round((100 * f.rate) / ceiling)}%${ok ? '' : '; NOT every notification was accepted'}`);
+  if (!ok) process.exitCode = 1;
+}
+
+if (process.env.PUSH_BENCH_ROLE === 'server') serve();
+else await main();
