@@ -61,6 +61,9 @@ export default tseslint.config(
   { files: ['api-server/src/server.ts'], rules: outgoingRules(['http', 'node:http']) },
   // The operator's SMTP relay (SMTP_URL).
   { files: ['api-server/src/mail/worker.ts'], rules: outgoingRules(['nodemailer']) },
+  // Account mail providers: nodemailer over sockets made by net guardedConnect (getSocket); node:tls
+  // only for its root certificates (plus OUTGOING_EXTRA_CA_FILE) when TLS upgrades that socket.
+  { files: ['api-server/src/features/mailProviders/transport.ts'], rules: outgoingRules(['nodemailer', 'node:tls']) },
   // The operator's sync server (SYNC_URL).
   { files: ['api-server/src/features/documents/liveDocs.ts'], rules: outgoingRules(['ws', '@hocuspocus/provider']) },
   // The demo data generator sends to this product's own ingestion API.

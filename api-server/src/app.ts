@@ -9,6 +9,7 @@ import cookieParser from 'cookie-parser';
 import { ErrorCode } from '@gd/shared';
 import type { Deps } from './http/context.ts';
 import { corsForWebApp, parseOrigins } from './http/cors.ts';
+import { emailLinksRouter } from './features/delivery/emailLinks.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { HttpFailure, sendKo } from './http/respond.ts';
@@ -31,6 +32,7 @@ import { exportRoutes } from './features/exports/routes.ts';
 import { homeRoutes } from './features/home/routes.ts';
 import { commParameterRoutes } from './features/commParameters/routes.ts';
 import { nativeTemplateRoutes } from './features/nativeTemplates/routes.ts';
+import { mailProviderRoutes } from './features/mailProviders/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -49,6 +51,9 @@ export function createApp(deps: Deps): express.Express {
 
   // Ingestion first: app-key auth, its own body limit and CORS, no cookies or CSRF.
   app.use('/api/ingest', ingestRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST, durableCommit: deps.config.INGEST_DURABLE_COMMIT === 'on' }));
+
+  // E-mail links (open pixel, clicks, unsubscribe): called by recipients' mail clients, no session.
+  app.use('/api/email', emailLinksRouter(deps));
 
   const api = express.Router();
   api.use(corsForWebApp(parseOrigins(deps.config.CORS_ORIGINS)));
@@ -83,6 +88,7 @@ export function createApp(deps: Deps): express.Express {
   homeRoutes(api, deps);
   commParameterRoutes(api, deps);
   nativeTemplateRoutes(api, deps);
+  mailProviderRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

@@ -36,6 +36,12 @@ const Config = z.object({
   /** Outgoing requests: a PEM file of extra certificate authorities trusted for https (besides the system's). */
   OUTGOING_EXTRA_CA_FILE: z.string().optional(),
   /** Background jobs (imports, exports) this process runs and queues; processes sharing a database and a queue share the work. */
+  /** 'off': this API process does not send messages (separate `worker` processes do). */
+  DELIVERY_IN_PROCESS: z.enum(['on', 'off']).default('on'),
+  /** How long a delivery worker holds the outbox rows it leased; a killed worker's rows go again after it. */
+  /** The standalone worker: 'delivery' runs only the message delivery loop. */
+  WORKER_ONLY: z.enum(['delivery']).optional(),
+  DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   JOB_QUEUE: z.string().regex(/^[\w-]{1,64}$/).default('default'),
 });
 export type Config = z.infer<typeof Config>;

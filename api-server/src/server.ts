@@ -18,6 +18,8 @@ import type { Deps } from './http/context.ts';
 import { createSender, startMailWorker, type MailSender } from './mail/worker.ts';
 import { startAudienceScheduler } from './features/segments/refresh.ts';
 import { startBackgroundJobs } from './jobs/start.ts';
+import { startDelivery, type Delivery } from './features/delivery/pipeline.ts';
+import { netPolicy } from './net/index.ts';
 
 export interface RunningServer {
   url: string;
@@ -69,7 +71,9 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   await ensurePartitionWindow(db);
   const sender = opts.mailSender ?? createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
   const worker = opts.worker === false ? null : startMailWorker(db, sender, log);
-  const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake() };
+  // The delivery loop needs the listening address for its links; it starts once that is known.
+  let delivery: Delivery | null = null;
+  const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake(), notifyDelivery: () => delivery?.wake() };
   const audiences = opts.worker === false ? null : startAudienceScheduler(deps);
   const partitions = opts.worker === false ? null : startPartitionMaintenance(db, log);
   const jobs = opts.worker === false ? null : startBackgroundJobs(deps);
@@ -83,11 +87,15 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
   deps.listenUrl = url;
+  if (opts.worker !== false && config.DELIVERY_IN_PROCESS === 'on') {
+    delivery = startDelivery({ db, log, secret, baseUrl: config.PUBLIC_URL ?? url, netPolicy: netPolicy(config), get liveDocs() { return deps.liveDocs; } }, { leaseSeconds: config.DELIVERY_LEASE_SECONDS });
+  }
   return {
     url, port, db, deps, httpServer,
     async stop() {
       await new Promise<void>((resolve) => { httpServer.close(() => resolve()); httpServer.closeAllConnections(); });
       await worker?.stop();
+      await delivery?.stop();
       await audiences?.stop();
       partitions?.stop();
       await jobs?.stop();

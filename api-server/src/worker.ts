@@ -1,6 +1,7 @@
 /**
  * `node api-server/src/worker.ts`: the background worker as its own process (docker-compose
- * `worker` service). It sends queued mail and refreshes segment audiences on their schedule;
+ * `worker` service). It sends queued mail, sends messages (the outbox; WORKER_ONLY=delivery for a
+ * process that does only that) and refreshes segment audiences on their schedule;
  * later capabilities add journey steps, imports and exports here. Several workers may run on one database (jobs are claimed with SKIP LOCKED).
  * `npm start` runs the same loops inside the API process instead.
  */
@@ -11,6 +12,8 @@ import { createSender, startMailWorker } from './mail/worker.ts';
 import { startAudienceScheduler } from './features/segments/refresh.ts';
 import { loadSigningSecret } from './features/auth/secrets.ts';
 import { startBackgroundJobs } from './jobs/start.ts';
+import { startDelivery } from './features/delivery/pipeline.ts';
+import { netPolicy } from './net/index.ts';
 import { keepServing } from './processGuard.ts';
 import { ensurePartitionWindow, startPartitionMaintenance } from './features/ingest/partitions.ts';
 
@@ -21,21 +24,26 @@ if (!config.DATABASE_URL) {
   process.exit(1);
 }
 const { db } = await openDatabase(config, log);
-const mail = startMailWorker(db, createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log }), log);
+const secret = await loadSigningSecret(db, config.JWT_SECRET);
+// WORKER_ONLY=delivery: a process that only sends messages (scale delivery apart from the rest).
+const all = config.WORKER_ONLY === undefined;
+const mail = all ? startMailWorker(db, createSender({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log }), log) : null;
 // Segment audiences due for their periodic refresh (documents as stored: no sync server here).
-const audiences = startAudienceScheduler({ db, log });
+const audiences = all ? startAudienceScheduler({ db, log }) : null;
 // Monthly partitions made ahead (ingestion never creates tables).
 await ensurePartitionWindow(db);
-const partitions = startPartitionMaintenance(db, log);
+const partitions = all ? startPartitionMaintenance(db, log) : null;
 // Imports and exports (durable jobs, leased rows; see jobs/runner.ts).
-const jobs = startBackgroundJobs({ db, log, config, secret: await loadSigningSecret(db, config.JWT_SECRET) });
+const jobs = all ? startBackgroundJobs({ db, log, config, secret }) : null;
+// Messages: runs resolved into the outbox and sent (features/delivery).
+const delivery = startDelivery({ db, log, secret, baseUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`, netPolicy: netPolicy(config) }, { leaseSeconds: config.DELIVERY_LEASE_SECONDS });
 // Only once running: a failure to start must still end the process.
 keepServing(log);
 log.info('worker started');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    partitions.stop();
-    void Promise.all([mail.stop(), audiences.stop(), jobs.stop()]).then(() => db.end()).then(() => process.exit(0));
+    partitions?.stop();
+    void Promise.all([mail?.stop(), audiences?.stop(), jobs?.stop(), delivery.stop()]).then(() => db.end()).then(() => process.exit(0));
   });
 }

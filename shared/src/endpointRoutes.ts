@@ -131,6 +131,7 @@ export const endpointRoutes = {
   rejectMessage: { method: 'POST', path: '/apps/:appId/messages/:messageId/reject' },
   getSubmission: { method: 'GET', path: '/apps/:appId/messages/:messageId/submissions/:submissionId' },
   commentSubmission: { method: 'POST', path: '/apps/:appId/messages/:messageId/submissions/:submissionId/comments' },
+  messageDelivery: { method: 'GET', path: '/apps/:appId/messages/:messageId/delivery' },
   messageHistory: { method: 'GET', path: '/apps/:appId/messages/:messageId/history' },
   cloneMessage: { method: 'POST', path: '/apps/:appId/messages/:messageId/clone' },
   assignMessage: { method: 'PUT', path: '/apps/:appId/messages/:messageId/owner' },
@@ -158,6 +159,16 @@ export const endpointRoutes = {
   createPlatformNativeTemplate: { method: 'POST', path: '/admin/native-templates' },
   updatePlatformNativeTemplate: { method: 'PUT', path: '/admin/native-templates/:templateId' },
   deletePlatformNativeTemplate: { method: 'DELETE', path: '/admin/native-templates/:templateId' },
+
+  // Mail providers of the account (endpoints/mailProviders.ts)
+  listMailProviders: { method: 'GET', path: '/mail-providers' },
+  getMailProvider: { method: 'GET', path: '/mail-providers/:providerId' },
+  createMailProvider: { method: 'POST', path: '/mail-providers' },
+  updateMailProvider: { method: 'PUT', path: '/mail-providers/:providerId' },
+  deleteMailProvider: { method: 'DELETE', path: '/mail-providers/:providerId' },
+  activateMailProvider: { method: 'POST', path: '/mail-providers/:providerId/activate' },
+  deactivateMailProvider: { method: 'POST', path: '/mail-providers/:providerId/deactivate' },
+  testMailProvider: { method: 'POST', path: '/mail-providers/:providerId/test' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

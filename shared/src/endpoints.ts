@@ -22,6 +22,7 @@ import { messageEndpoints } from './endpoints/messages.ts';
 import { webPluginEndpoints } from './endpoints/webPlugin.ts';
 import { messageSettingsEndpoints } from './endpoints/messageSettings.ts';
 import { messageWhatIfEndpoints } from './endpoints/messageWhatIf.ts';
+import { mailProviderEndpoints } from './endpoints/mailProviders.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -41,6 +42,7 @@ export const endpoints = {
   ...webPluginEndpoints,
   ...messageWhatIfEndpoints,
   ...messageSettingsEndpoints,
+  ...mailProviderEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -65,7 +65,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/manage/import-task', 'manage', 'importTask', true),
   r('/manage/integrations', 'manage', 'integrations'),
   r('/manage/communication-parameters', 'manage', 'communicationParameters', true),
-  r('/manage/mail-providers', 'manage', 'mailProviders'),
+  r('/manage/mail-providers', 'manage', 'mailProviders', true),
   r('/manage/native-templates', 'manage', 'nativeTemplates', true),
   r('/manage/landings', 'manage', 'landings'),
   r('/manage/categories', 'manage', 'categories'),

@@ -50,6 +50,8 @@ export default async function globalSetup() {
       DATABASE_URL: dbUrl.toString(), PORT: String(E2E_PORT), CLIENT_DIST, SDK_DIST: path.join(ROOT, 'sdk-web/dist'),
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, LOG_LEVEL: 'warn', DATA_DIR: path.join(ROOT, `test-results/e2e-data-${E2E_PORT}`),
       PUBLIC_URL: E2E_BASE_URL, SEED_ACTIVITY: 'off',
+      // Mail providers (and other outgoing connections) may reach the tests' own servers on loopback.
+      OUTGOING_ALLOW_LOOPBACK: '127.0.0.1',
     },
   });
   const deadline = Date.now() + 60_000;

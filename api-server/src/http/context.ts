@@ -12,6 +12,8 @@ export interface Deps {
   log: Logger;
   /** Wakes the mail worker after a message is queued (in-process); a no-op when the worker runs elsewhere. */
   notifyMail: () => void;
+  /** Wakes the delivery loop after a message is played or tested (in-process; optional: a worker elsewhere polls). */
+  notifyDelivery?: (() => void) | undefined;
   /** Reads collaborative documents as they are live on the sync server (absent when unreachable). */
   liveDocs?: LiveDocReader | undefined;
   /** The address this process listens on (set once listening); links fall back to it without PUBLIC_URL. */

@@ -172,6 +172,10 @@ beforeAll(async () => {
   victim.parameter = (await victimOwner.ok<{ parameter: { id: string } }>('createCommunicationParameter', { name: 'communicationParameter__secret', label: 'Secret', type: 'openText', values: [] }, p)).parameter.id;
   // The app's only template, hence its default: a delete would be refused (33) if it were reached.
   victim.template = (await victimOwner.ok<{ template: { id: string } }>('createNativeTemplate', { name: 'Secret template', fields: [{ key: 'title', label: 'Title', kind: 'text', required: true }] }, p)).template.id;
+  // A mail provider of the account (a public address literal: saving checks the host, connecting never happens here).
+  victim.mailProvider = (await victimOwner.ok<{ provider: { id: string } }>('createMailProvider', {
+    name: 'Secret relay', host: '203.0.114.10', port: 587, tls: 'starttls', username: 'secret', password: 'secret-password', senderName: 'Secret', senderEmail: 'secret@example.com',
+  })).provider.id;
   const { roles } = await victimOwner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
   victim.user = (await victimOwner.ok<{ user: { id: string } }>('addUser', { name: 'Colleague', email: uniqueEmail('colleague'), roleId: roles.find((r) => r.builtIn === 'analyst')!.id })).user.id;
   victim.role = randomUUID();
@@ -249,6 +253,7 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateCommunicationParameter: { name: 'communicationParameter__hijacked', label: 'Hijacked', type: 'valueSelection', values: ['a'] },
   updateNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: false }], isDefault: true },
   updatePlatformNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: false }], isDefault: true },
+  updateMailProvider: { name: 'Hijacked', host: '203.0.114.11', port: 465, tls: 'tls', username: 'spy', password: 'spy-password', senderName: 'Spy', senderEmail: 'spy@example.com' },
 };
 
 // ---------------------------------------------------------------------------------------------

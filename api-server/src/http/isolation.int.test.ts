@@ -35,6 +35,7 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }], isDefault: true },
   createPlatformNativeTemplate: { name: 'Spy', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }] },
   updatePlatformNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }], isDefault: true },
+  updateMailProvider: { name: 'Hijacked', host: '203.0.114.11', port: 465, tls: 'tls', username: 'spy', password: 'spy-password', senderName: 'Spy', senderEmail: 'spy@example.com' },
 };
 
 beforeAll(async () => {
@@ -83,6 +84,11 @@ beforeAll(async () => {
   ids.parameterId = parameter.id;
   const { template } = await owner.client.ok<{ template: { id: string } }>('createNativeTemplate', { name: 'Secret template', fields: [{ key: 'title', label: 'Title', kind: 'text', required: true }] }, { appId: app.id });
   ids.templateId = template.id;
+  // A mail provider of the account (a public address literal: nothing connects to it here).
+  const { provider } = await owner.client.ok<{ provider: { id: string } }>('createMailProvider', {
+    name: 'Secret relay', host: '203.0.114.10', port: 587, tls: 'starttls', username: 'secret', password: 'secret-password', senderName: 'Secret', senderEmail: 'secret@example.com',
+  });
+  ids.providerId = provider.id;
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });
@@ -128,7 +134,7 @@ describe('every protected route', () => {
 
     const seen = JSON.stringify([
       await intruder.client.ok('meta'), await intruder.client.ok('listApps'), await intruder.client.ok('listUsers'),
-      await intruder.client.ok('listRoles'), await intruder.client.ok('getAccount'),
+      await intruder.client.ok('listRoles'), await intruder.client.ok('getAccount'), await intruder.client.ok('listMailProviders'),
     ]);
     // (Person ids and version numbers are small numbers that any JSON may contain as digits; the
     // routes above cover them.)

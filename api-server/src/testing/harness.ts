@@ -21,7 +21,10 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const sender: MailSender = { send: (m) => { mail.push(m); return Promise.resolve(); } };
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'), PORT: '0', LOG_LEVEL: 'silent', DB_POOL_SIZE: '4',
-    JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it', ...env,
+    JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it',
+    // Test files share one database: only those that test delivery run its loop (DELIVERY_IN_PROCESS: 'on'),
+    // so no other file's server leases their outbox rows.
+    DELIVERY_IN_PROCESS: 'off', ...env,
   });
   const server = await startServer(config, { log: pino({ level: 'silent' }), mailSender: sender });
   return {

@@ -14,10 +14,12 @@ export type Child =
   | 'message' | 'submission' | 'campaign'
   /** Message settings: a communication parameter and a native ad template of an app. */
   | 'parameter' | 'template'
+  /** A mail provider (SMTP server) of the account. */
+  | 'mailProvider'
   /** A person's customer id and an SDK device id: what people search matches. */
   | 'customer' | 'deviceKey';
 /** Children of the account rather than of an app: only another account's caller may not name them. */
-export const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role']);
+export const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role', 'mailProvider']);
 
 export const PATH_CHILDREN: Record<string, Child> = {
   journeyId: 'journey', segmentId: 'segment', audienceId: 'audience', taskId: 'task', integrationId: 'integration', exportId: 'export',
@@ -26,6 +28,7 @@ export const PATH_CHILDREN: Record<string, Child> = {
   // An app's template; on the platform's routes (/admin/native-templates/:templateId) neither caller
   // is a platform administrator, so those answer 10004 whatever the id.
   parameterId: 'parameter', templateId: 'template',
+  providerId: 'mailProvider',
 };
 /** Path parameters that name no child: the caller's own app, and a version number inside the journey beside it. */
 export const NOT_CHILDREN = new Set(['appId', 'version']);

@@ -14,6 +14,7 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/manage/tags': lazy(() => import('../features/tags/TagsPage.tsx')),
   '/manage/communication-parameters': lazy(() => import('../features/messageSettings/CommunicationParametersPage.tsx')),
   '/manage/native-templates': lazy(() => import('../features/messageSettings/NativeTemplatesPage.tsx')),
+  '/manage/mail-providers': lazy(() => import('../features/mailProviders/MailProvidersPage.tsx')),
   '/manage/import-task': lazy(() => import('../features/imports/ImportTasksPage.tsx')),
   '/user/account/test-devices': lazy(() => import('../features/account/TestDevicesPage.tsx')),
   '/user/app': lazy(() => import('../features/account/AppSettingsPage.tsx')),

@@ -14,6 +14,7 @@ import { webPluginEs } from './webPlugin/es.ts';
 import { messageEditorEs } from './messageEditor/es.ts';
 import { messageSettingsEs } from './messageSettings/es.ts';
 import { messageWhatIfEs } from './messageWhatIf/es.ts';
+import { mailProvidersEs } from './mailProviders/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -31,4 +32,5 @@ export const es: Catalogue = {
   ...messageEditorEs,
   ...messageSettingsEs,
   ...messageWhatIfEs,
+  ...mailProvidersEs,
 };

@@ -15,6 +15,7 @@ import { webPluginTo } from './webPlugin/to.ts';
 import { messageEditorTo } from './messageEditor/to.ts';
 import { messageSettingsTo } from './messageSettings/to.ts';
 import { messageWhatIfTo } from './messageWhatIf/to.ts';
+import { mailProvidersTo } from './mailProviders/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -30,4 +31,5 @@ export const to: DeepPartial<Catalogue> = {
   ...messageEditorTo,
   ...messageSettingsTo,
   ...messageWhatIfTo,
+  ...mailProvidersTo,
 };

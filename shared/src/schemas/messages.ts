@@ -146,3 +146,36 @@ export const CampaignSummary = z.object({
 });
 export type CampaignSummary = z.infer<typeof CampaignSummary>;
 
+
+/** What became of the rows of one run (delivery/send.ts names the statuses). */
+export const DeliveryCounts = z.object({
+  /** Waiting for their time (quiet hours, a local-time wave), a retry, or a paused message. */
+  queued: z.number().int(),
+  sent: z.number().int(),
+  /** This message could not go out to them (after retries, or a permanent error). */
+  failed: z.number().int(),
+  /** The address is gone: unsubscribed, unknown mailbox, unregistered token. */
+  retired: z.number().int(),
+  /** Not sent by rule (frequency cap). */
+  skipped: z.number().int(),
+});
+export type DeliveryCounts = z.infer<typeof DeliveryCounts>;
+
+/** One run of a message: the live send of an approved version, or a test send to the test devices. */
+export const DeliveryRun = z.object({
+  id: Uuid,
+  kind: z.enum(['live', 'test']),
+  /** resolving: people are still being added to the outbox; sending: all are in; finished: nothing is waiting. */
+  state: z.enum(['resolving', 'sending', 'finished']),
+  version: z.number().int().nullable(),
+  /** Rows written so far: one per person and address (a person with two devices counts twice). */
+  recipients: z.number().int(),
+  counts: DeliveryCounts,
+  /** Why rows did not go out (or are being retried), most frequent first. */
+  problems: z.array(z.object({ status: z.enum(['queued', 'failed', 'retired', 'skipped']), reason: z.string(), count: z.number().int() })),
+  /** When the next waiting row is due (null: none waits). */
+  nextAt: Time.nullable(),
+  createdAt: Time,
+  finishedAt: Time.nullable(),
+});
+export type DeliveryRun = z.infer<typeof DeliveryRun>;

@@ -18,6 +18,8 @@ import { canonicalTimeZone, instantOf } from './localTime.ts';
 export interface TargetSql {
   where: string;
   params: unknown[];
+  /** Set for an audience: readers that page through the target walk its members by person id instead (delivery/resolve.ts). */
+  audienceId?: string;
 }
 
 export const segmentTarget = (compiled: { where: string; params: unknown[] }): TargetSql => compiled;
@@ -26,6 +28,7 @@ export const audienceTarget = (appId: string, audienceId: string): TargetSql => 
   where: `p.app_id = $1::uuid AND p.merged_into IS NULL
     AND p.id IN (SELECT m.person_id FROM audience_members m WHERE m.app_id = $1::uuid AND m.audience_id = $2::uuid)`,
   params: [appId, audienceId],
+  audienceId,
 });
 
 /**

@@ -24,6 +24,7 @@ import { freeze } from '../documents/versions.ts';
 import { parameterDefinitions } from '../commParameters/repository.ts';
 import { listTags } from '../tags/repository.ts';
 import * as repo from './repository.ts';
+import { startLiveRun, startTestRun } from '../delivery/resolve.ts';
 
 type Outcome = { ok: true } | Failure;
 const done: Outcome = { ok: true };
@@ -188,7 +189,14 @@ async function startsInFuture(db: Queryable, messageId: string, version: number 
 
 /** play, pause, draft, toValidate, test and delete: the table decides, with what each needs besides. */
 export async function transition(deps: Deps, input: { row: repo.MessageRow; action: 'play' | 'pause' | 'draft' | 'toValidate' | 'test' | 'delete'; userId: string }): Promise<Outcome> {
-  return tx(deps.db, async (client) => {
+  // A test of a draft (or of a message with no approved version yet) sends the live draft as it is now.
+  let testedDraft: MessageDraft | undefined;
+  if (input.action === 'test' && (input.row.approved_version === null || input.row.status === 'Draft' || input.row.status === 'Testing')) {
+    const live = await liveDraft(deps, input.row);
+    if (!live.ok) return live;
+    testedDraft = live.draft;
+  }
+  const outcome = await tx(deps.db, async (client) => {
     const row = await repo.findMessage(client, input.row.app_id, input.row.id, true);
     if (!row) throw new Refusal(fail(ErrorCode.NO_PERMISSION, 'No permission for this message'));
     const ctx = input.action === 'play' ? { startsInFuture: await startsInFuture(client, row.id, row.approved_version) } : {};
@@ -203,6 +211,29 @@ export async function transition(deps: Deps, input: { row: repo.MessageRow; acti
     }
     const moved = await move(client, row, input.action, input.userId, ctx, submissionId ? { submissionId } : {});
     if (isFailure(moved)) throw new Refusal(moved);
+    await startRuns(client, row, input.action, input.userId, testedDraft);
     return done;
   }).catch(refused);
+  if (outcome.ok && (input.action === 'play' || input.action === 'test')) deps.notifyDelivery?.();
+  return outcome;
+}
+
+/**
+ * What play and test hand to the delivery pipeline, in the transaction that moves the status:
+ * play starts (or, after a pause, finds) the live run of the approved version; test starts a run
+ * to the app's test devices of the approved version, or of the live draft when there is none.
+ */
+async function startRuns(db: Queryable, row: repo.MessageRow, action: string, userId: string, testedDraft: MessageDraft | undefined): Promise<void> {
+  const base = { accountId: row.account_id, appId: row.app_id, messageId: row.id, origin: row.origin, userId };
+  if (action === 'play' && row.approved_version !== null) {
+    const { rows } = await db.query<{ timezone: string }>('SELECT timezone FROM apps WHERE id = $1', [row.app_id]);
+    await startLiveRun(db, { ...base, version: row.approved_version, appTimeZone: rows[0]?.timezone ?? 'UTC' });
+  }
+  if (action === 'test') {
+    const version = testedDraft ? null : row.approved_version;
+    const definition = testedDraft ?? (version === null
+      ? undefined
+      : (await db.query<{ definition: MessageDraft }>('SELECT definition FROM message_versions WHERE message_id = $1 AND version = $2', [row.id, version])).rows[0]?.definition);
+    if (definition) await startTestRun(db, { ...base, version, definition });
+  }
 }

@@ -25,6 +25,7 @@ import { readLive } from '../documents/liveDocs.ts';
 import { insertDocument } from '../documents/repository.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as repo from './repository.ts';
+import { deliveryRuns } from '../delivery/report.ts';
 
 const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this message');
 const nameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A message with that name already exists in this campaign', [{ path: 'name', message: 'Name already in use' }]);
@@ -160,6 +161,11 @@ export function messageRoutes(router: Router, deps: Deps): void {
     });
     const comment = (await repo.commentsOf(db, s.id)).find((c) => c.id === id);
     return comment ? ok({ comment }) : notFound();
+  });
+
+  route(router, deps, 'messageDelivery', async ({ app, subject, params }) => {
+    const row = await load(app.id, params.messageId, subject);
+    return row ? ok({ runs: await deliveryRuns(db, row.id) }) : notFound();
   });
 
   route(router, deps, 'messageHistory', async ({ app, subject, params }) => {

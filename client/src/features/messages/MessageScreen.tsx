@@ -17,6 +17,7 @@ import { PageLoader } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { usePageTitle } from '../../ui/usePageTitle.ts';
 import MessageEditor from './editor/MessageEditor.tsx';
+import { DeliveryPanel } from './DeliveryPanel.tsx';
 import { MessageHeader } from './MessageHeader.tsx';
 import { useChangedSince } from './messageUi.tsx';
 
@@ -66,7 +67,10 @@ export default function MessageScreen({ messageId }: { messageId: string }) {
   }
   return (
     <div data-testid="message-screen">
-      <MessageEditor messageId={messageId} message={message} onChanged={query.refetch} header={<MessageHeader message={message} changed={changed} onChanged={query.refetch} />} />
+      <MessageEditor
+        messageId={messageId} message={message} onChanged={query.refetch}
+        header={<><MessageHeader message={message} changed={changed} onChanged={query.refetch} /><DeliveryPanel messageId={messageId} /></>}
+      />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { webPluginEn } from '../webPlugin/en.ts';
 import { messageEditorEn } from '../messageEditor/en.ts';
 import { messageSettingsEn } from '../messageSettings/en.ts';
 import { messageWhatIfEn } from '../messageWhatIf/en.ts';
+import { mailProvidersEn } from '../mailProviders/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -27,4 +28,5 @@ export const featuresEn = {
   ...messageEditorEn,
   ...messageSettingsEn,
   ...messageWhatIfEn,
+  ...mailProvidersEn,
 };

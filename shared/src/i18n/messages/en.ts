@@ -62,6 +62,17 @@ export const messagesEn = {
       origin: 'Sent by',
       originHint: { classic: 'You play it by hand, to its own target and on its own schedule.', automaticJourney: 'A journey’s message step sends it: the journey decides who gets it and when.', automaticRule: 'An automatic rule sends it: the rule decides who gets it and when.' },
     },
+    delivery: {
+      title: 'Delivery',
+      live: 'Send of version {{version}}',
+      test: 'Test send to the test devices',
+      state: { resolving: 'Finding recipients', sending: 'Sending', finished: 'Done' },
+      started: 'Started {{time}}',
+      progress: '{{done}} of {{total}} handled',
+      count: { sent: 'Sent', queued: 'Waiting', failed: 'Failed', retired: 'Address retired', skipped: 'Skipped' },
+      nextAt: 'Next send due {{time}} (local-time waves, quiet hours or a retry)',
+      failed: 'The delivery figures could not be loaded.',
+    },
     notFound: 'This message does not exist in this app, or it was deleted.',
     back: 'Back to messages',
     header: {

@@ -61,6 +61,17 @@ export const messagesEs: Widen<typeof messagesEn> = {
       origin: 'Lo envía',
       originHint: { classic: 'Lo inicias a mano, a su propio destino y con su propia programación.', automaticJourney: 'Lo envía un paso de mensaje de un journey: el journey decide quién lo recibe y cuándo.', automaticRule: 'Lo envía una regla automática: la regla decide quién lo recibe y cuándo.' },
     },
+    delivery: {
+      title: 'Envío',
+      live: 'Envío de la versión {{version}}',
+      test: 'Envío de prueba a los dispositivos de prueba',
+      state: { resolving: 'Buscando destinatarios', sending: 'Enviando', finished: 'Terminado' },
+      started: 'Iniciado {{time}}',
+      progress: '{{done}} de {{total}} procesados',
+      count: { sent: 'Enviados', queued: 'En espera', failed: 'Fallidos', retired: 'Dirección retirada', skipped: 'Omitidos' },
+      nextAt: 'Próximo envío a las {{time}} (oleadas por hora local, horas de silencio o un reintento)',
+      failed: 'No se pudieron cargar las cifras de envío.',
+    },
     notFound: 'Este mensaje no existe en esta app o se ha eliminado.',
     back: 'Volver a los mensajes',
     header: {

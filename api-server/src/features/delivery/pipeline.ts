@@ -1,0 +1,87 @@
+/**
+ * The delivery loop of one process (the API under `npm start`, or each `worker` process): resolve
+ * runs into the outbox a page at a time, send due rows a batch at a time, finish runs. Every step
+ * is a short transaction on leased rows, so any number of processes share the work and a process
+ * that dies mid-way loses nothing (resolve.ts, send.ts).
+ *
+ * A tick works while there is work (bounded, so one busy run cannot starve the others' timers),
+ * then sleeps `intervalMs` (200 ms: a paused message stops within a second, a played one starts
+ * within one); `wake()` starts a tick at once (the API calls it after play and test).
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/pool.ts';
+import type { NetPolicy } from '../../net/index.ts';
+import type { LiveDocReader } from '../documents/liveDocs.ts';
+import { resolveNextPage } from './resolve.ts';
+import { SenderCache, finishRuns, sendDueBatch } from './send.ts';
+
+export interface DeliveryDeps {
+  db: Db;
+  log: Logger;
+  secret: string;
+  baseUrl: string;
+  netPolicy?: NetPolicy | undefined;
+  liveDocs?: LiveDocReader | undefined;
+}
+
+export interface Delivery {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Work of one tick at most: pages resolved and batches sent before the timers get a turn. */
+const MAX_STEPS = 50;
+
+export function startDelivery(deps: DeliveryDeps, opts: { intervalMs?: number; now?: () => Date; leaseSeconds?: number } = {}): Delivery {
+  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const cache = new SenderCache();
+  const interval = opts.intervalMs ?? 200;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  async function tick(): Promise<void> {
+    for (let n = 0; n < MAX_STEPS && !stopped; n++) {
+      const step = { ...(opts.now ? { now: opts.now } : {}), ...(opts.leaseSeconds ? { leaseSeconds: opts.leaseSeconds } : {}) };
+      const resolved = await resolveNextPage(deps, workerId, step);
+      const sent = await sendDueBatch(deps, cache, workerId, step);
+      if (!resolved && sent === 0) break;
+    }
+    if (!stopped) await finishRuns(deps.db, deps.log);
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, delay);
+  }
+
+  function run() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = tick()
+      .catch((error: unknown) => deps.log.error({ err: error }, 'delivery tick failed'))
+      .finally(() => {
+        running = null;
+        const soon = again;
+        again = false;
+        schedule(soon ? 0 : interval);
+      });
+  }
+
+  schedule(0);
+  return {
+    wake: () => schedule(0),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      cache.close();
+    },
+  };
+}

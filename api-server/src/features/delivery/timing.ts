@@ -1,0 +1,84 @@
+/**
+ * When one person's copy of a message may go out (pure): the schedule's first send placed in the
+ * person's time zone ("09:00 device local time" is 09:00 wherever each device is, so a send goes
+ * out in waves as 09:00 reaches each zone) or in the app's zone, then held past the message's quiet
+ * hours in the person's zone. A person without a known zone counts in the app's zone.
+ */
+import type { MessageDelivery, MessageSchedule } from '@gd/shared';
+import { wallClockFormat } from '../../seed/generator/calendar.ts';
+import { canonicalTimeZone, instantOf } from '../messageWhatIf/localTime.ts';
+
+/** The zone a person's times are read in: theirs when Intl knows it, else the app's. */
+export const zoneOf = (personZone: string | null, appZone: string): string =>
+  (personZone ? canonicalTimeZone(personZone) : null) ?? canonicalTimeZone(appZone) ?? 'UTC';
+
+/** The wall-clock time the schedule names for its first send (null: now). */
+function scheduledLocal(schedule: MessageSchedule): { local: string; basis: 'deviceLocal' | 'userTimezone' } | null {
+  switch (schedule.kind) {
+    case 'now':
+      return null;
+    case 'at':
+      return { local: schedule.at, basis: schedule.basis };
+    case 'recurring':
+      return { local: schedule.startsAt, basis: schedule.basis };
+  }
+}
+
+/** The first send as an instant for a person in `zone` (the app's zone for the user-time-zone basis). */
+export function firstSendAt(schedule: MessageSchedule, zone: string, appZone: string, now: Date): Date {
+  const at = scheduledLocal(schedule);
+  if (!at) return now;
+  return instantOf(at.local, at.basis === 'deviceLocal' ? zone : zoneOf(null, appZone));
+}
+
+/** The earliest first send over every zone (what the run waits for before it resolves). */
+export function earliestSendAt(schedule: MessageSchedule, appZone: string, now: Date): Date {
+  const at = scheduledLocal(schedule);
+  if (!at) return now;
+  // The earliest clocks on Earth run 14 hours ahead of UTC (Pacific/Kiritimati).
+  return at.basis === 'deviceLocal' ? instantOf(at.local, 'Pacific/Kiritimati') : instantOf(at.local, zoneOf(null, appZone));
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function localParts(at: Date, zone: string): { date: string; minutes: number } {
+  let format = formats.get(zone);
+  if (!format) {
+    format = wallClockFormat(zone);
+    formats.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+  const hour = Number(parts.hour) % 24;
+  const pad = (v: string | undefined) => String(v).padStart(2, '0');
+  return { date: `${parts.year}-${pad(parts.month)}-${pad(parts.day)}`, minutes: hour * 60 + Number(parts.minute) };
+}
+
+const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * `at`, or the end of the quiet hours when `at` falls inside them on the person's clock. The
+ * window is [from, to) and may wrap past midnight (22:00 to 08:00).
+ */
+export function afterQuietHours(at: Date, zone: string, quiet: MessageDelivery['quietHours']): Date {
+  if (!quiet) return at;
+  const from = minutesOf(quiet.from);
+  const to = minutesOf(quiet.to);
+  if (from === to) return at;
+  const { date, minutes } = localParts(at, zone);
+  const wraps = from > to;
+  const inside = wraps ? minutes >= from || minutes < to : minutes >= from && minutes < to;
+  if (!inside) return at;
+  // In a wrapping window the end is tomorrow when the clock is past `from` (before midnight).
+  const endDate = wraps && minutes >= from ? nextDay(date) : date;
+  return instantOf(`${endDate}T${quiet.to}`, zone);
+}
+
+/** The person's local calendar day of an instant (frequency caps count per such day). */
+export const localDay = (at: Date, zone: string): string => localParts(at, zone).date;
+
+/** When a person's copy goes out: the schedule in their zone, then past quiet hours. */
+export function sendTimeFor(c: { schedule: MessageSchedule; delivery: MessageDelivery; personZone: string | null; appZone: string; now: Date }): Date {
+  const zone = zoneOf(c.personZone, c.appZone);
+  const first = firstSendAt(c.schedule, zone, c.appZone, c.now);
+  return afterQuietHours(first.getTime() < c.now.getTime() ? c.now : first, zone, c.delivery.quietHours);
+}
