@@ -33,6 +33,7 @@ import { homeRoutes } from './features/home/routes.ts';
 import { commParameterRoutes } from './features/commParameters/routes.ts';
 import { nativeTemplateRoutes } from './features/nativeTemplates/routes.ts';
 import { mailProviderRoutes } from './features/mailProviders/routes.ts';
+import { pushCredentialRoutes } from './features/delivery/push/credentialsRoutes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -89,6 +90,7 @@ export function createApp(deps: Deps): express.Express {
   commParameterRoutes(api, deps);
   nativeTemplateRoutes(api, deps);
   mailProviderRoutes(api, deps);
+  pushCredentialRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

@@ -169,6 +169,12 @@ export const endpointRoutes = {
   activateMailProvider: { method: 'POST', path: '/mail-providers/:providerId/activate' },
   deactivateMailProvider: { method: 'POST', path: '/mail-providers/:providerId/deactivate' },
   testMailProvider: { method: 'POST', path: '/mail-providers/:providerId/test' },
+
+  // Push credentials of an app (endpoints/pushCredentials.ts)
+  listPushCredentials: { method: 'GET', path: '/apps/:appId/push-credentials' },
+  putApnsCredentials: { method: 'PUT', path: '/apps/:appId/push-credentials/apns' },
+  putFcmCredentials: { method: 'PUT', path: '/apps/:appId/push-credentials/fcm' },
+  deletePushCredentials: { method: 'DELETE', path: '/apps/:appId/push-credentials/:provider' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

@@ -23,6 +23,7 @@ import { webPluginEndpoints } from './endpoints/webPlugin.ts';
 import { messageSettingsEndpoints } from './endpoints/messageSettings.ts';
 import { messageWhatIfEndpoints } from './endpoints/messageWhatIf.ts';
 import { mailProviderEndpoints } from './endpoints/mailProviders.ts';
+import { pushCredentialEndpoints } from './endpoints/pushCredentials.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -43,6 +44,7 @@ export const endpoints = {
   ...messageWhatIfEndpoints,
   ...messageSettingsEndpoints,
   ...mailProviderEndpoints,
+  ...pushCredentialEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -136,7 +136,8 @@ test('a message written together, reviewed by two approvers in parallel, made st
   await expect(status(marta.page)).toHaveAttribute('data-status', 'Approved', AFTER_LOAD);
   await marta.page.getByTestId('message-action-play').click();
   await marta.page.getByRole('dialog').getByRole('button', { name: 'Play', exact: true }).click();
-  await expect(status(marta.page)).toHaveAttribute('data-status', /^(Processing|Scheduled|Ready|Sending|Active)$/, AFTER_LOAD);
+  // The demo's test devices have no address for a push: the run finds nobody to send to and finishes.
+  await expect(status(marta.page)).toHaveAttribute('data-status', 'Finished', AFTER_LOAD);
 
   // The history lists what happened.
   await marta.page.getByTestId('open-history').click();

@@ -32,6 +32,7 @@ import {
   ACCOUNT_CHILDREN, PATH_CHILDREN, FIELD_EXEMPT, DOC_CHILDREN, sessionEndpoints, pathParams, childParams, pathSwept, referenceFields, type Child,
 } from '../testing/isolationChildren.ts';
 import { ingest, registerAccount, startTestApi, uniqueEmail, type ApiAnswer, type TestApi, type TestClient } from '../testing/harness.ts';
+import { apnsKey, serviceAccountKey } from '../features/delivery/push/testing/keys.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The world: the victim's account (apps A and B, B holding every kind of child) and an intruder.
@@ -176,6 +177,10 @@ beforeAll(async () => {
   victim.mailProvider = (await victimOwner.ok<{ provider: { id: string } }>('createMailProvider', {
     name: 'Secret relay', host: '203.0.114.10', port: 587, tls: 'starttls', username: 'secret', password: 'secret-password', senderName: 'Secret', senderEmail: 'secret@example.com',
   })).provider.id;
+  // App B's push credentials: the rows compared after the sweep include them (the routes name the
+  // caller's own app and a provider, no child: isolation.int.test.ts refuses another account's app).
+  await victimOwner.ok('putApnsCredentials', { keyId: 'SECRET0001', teamId: 'SECRET0001', bundleId: 'com.example.secret', environment: 'production', privateKeyPem: apnsKey().privateKeyPem }, p);
+  await victimOwner.ok('putFcmCredentials', { serviceAccount: JSON.stringify({ project_id: 'secret', client_email: 'secret@secret.iam.gserviceaccount.com', private_key: serviceAccountKey().privateKeyPem }) }, p);
   const { roles } = await victimOwner.ok<{ roles: { id: string; builtIn: string | null }[] }>('listRoles');
   victim.user = (await victimOwner.ok<{ user: { id: string } }>('addUser', { name: 'Colleague', email: uniqueEmail('colleague'), roleId: roles.find((r) => r.builtIn === 'analyst')!.id })).user.id;
   victim.role = randomUUID();

@@ -5,11 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, endpoints, type EndpointName } from '@gd/shared';
 import { TestClient, ingest, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../testing/harness.ts';
+import { apnsKey, serviceAccountKey } from '../features/delivery/push/testing/keys.ts';
 
 let api: TestApi;
 let owner: Awaited<ReturnType<typeof registerAccount>>;
 let intruder: Awaited<ReturnType<typeof registerAccount>>;
 const ids: Record<string, string> = {};
+const spyApns = { keyId: 'SPY0000001', teamId: 'SPY0000001', bundleId: 'com.example.spy', environment: 'sandbox', privateKeyPem: apnsKey().privateKeyPem };
+const spyServiceAccount = { serviceAccount: JSON.stringify({ project_id: 'spy', client_email: 'spy@spy.iam.gserviceaccount.com', private_key: serviceAccountKey().privateKeyPem }) };
 
 const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateApp: { name: 'Hijacked', os: 'Android' },
@@ -36,6 +39,8 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   createPlatformNativeTemplate: { name: 'Spy', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }] },
   updatePlatformNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: true }], isDefault: true },
   updateMailProvider: { name: 'Hijacked', host: '203.0.114.11', port: 465, tls: 'tls', username: 'spy', password: 'spy-password', senderName: 'Spy', senderEmail: 'spy@example.com' },
+  putApnsCredentials: spyApns,
+  putFcmCredentials: spyServiceAccount,
 };
 
 beforeAll(async () => {
@@ -89,6 +94,9 @@ beforeAll(async () => {
     name: 'Secret relay', host: '203.0.114.10', port: 587, tls: 'starttls', username: 'secret', password: 'secret-password', senderName: 'Secret', senderEmail: 'secret@example.com',
   });
   ids.providerId = provider.id;
+  // Push credentials of the app (APNs; `provider` names the one to delete).
+  await owner.client.ok('putApnsCredentials', { ...spyApns, keyId: 'SECRET0001', teamId: 'SECRET0001', bundleId: 'com.example.secret' }, { appId: app.id });
+  ids.provider = 'apns';
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });
@@ -131,6 +139,8 @@ describe('every protected route', () => {
     expect(roles.find((r) => r.id === ids.roleId)?.name).toBe('Analyst');
     const { journeys } = await owner.client.ok<{ journeys: { id: string; name: string }[] }>('listJourneys', undefined, { appId: ids.appId! });
     expect(journeys).toEqual([expect.objectContaining({ id: ids.journeyId, name: 'Secret journey' })]);
+    const { credentials } = await owner.client.ok<{ credentials: { provider: string; settings: Record<string, unknown> }[] }>('listPushCredentials', undefined, { appId: ids.appId! });
+    expect(credentials).toEqual([expect.objectContaining({ provider: 'apns', settings: expect.objectContaining({ keyId: 'SECRET0001', environment: 'sandbox' }) as unknown })]);
 
     const seen = JSON.stringify([
       await intruder.client.ok('meta'), await intruder.client.ok('listApps'), await intruder.client.ok('listUsers'),
@@ -138,7 +148,7 @@ describe('every protected route', () => {
     ]);
     // (Person ids and version numbers are small numbers that any JSON may contain as digits; the
     // routes above cover them.)
-    const secrets = Object.entries(ids).filter(([k]) => k !== 'personId' && k !== 'version').map(([, v]) => v);
+    const secrets = Object.entries(ids).filter(([k]) => k !== 'personId' && k !== 'version' && k !== 'provider').map(([, v]) => v);
     for (const id of [...secrets, owner.accountId, owner.userId]) expect(seen).not.toContain(id);
   });
 

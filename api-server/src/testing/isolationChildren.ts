@@ -30,8 +30,12 @@ export const PATH_CHILDREN: Record<string, Child> = {
   parameterId: 'parameter', templateId: 'template',
   providerId: 'mailProvider',
 };
-/** Path parameters that name no child: the caller's own app, and a version number inside the journey beside it. */
-export const NOT_CHILDREN = new Set(['appId', 'version']);
+/**
+ * Path parameters that name no child: the caller's own app, a version number inside the journey
+ * beside it, and a push provider (`apns` or `fcm`: a fixed word, the credentials being the app's
+ * own; isolation.int.test.ts refuses them for another account's app).
+ */
+export const NOT_CHILDREN = new Set(['appId', 'version', 'provider']);
 
 /** Routes with a child parameter that answer otherwise than an unused id, with why. */
 export const PATH_EXEMPT: Partial<Record<EndpointName, string>> = {
@@ -51,6 +55,9 @@ export const FIELD_EXEMPT: Record<string, string> = {
   'updateImportTask body.source.filters.campaignIds': 'labels matched in the caller\'s own message interactions, never a lookup',
   'updateImportTask body.source.filters.messageIds': 'labels matched in the caller\'s own message interactions, never a lookup',
   'commentSubmission body.variantId': 'a variant inside the draft of the message in the path, not a row',
+  'putApnsCredentials body.keyId': 'the APNs key\'s id at Apple, the data itself, not a reference',
+  'putApnsCredentials body.teamId': 'the Apple developer team id, the data itself, not a reference',
+  'putApnsCredentials body.bundleId': 'the store bundle id the key signs for, not a reference',
 };
 
 /** Document kinds and the child whose id their names carry; null: no entity table yet. */

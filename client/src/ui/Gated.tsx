@@ -56,3 +56,25 @@ export function EditDeleteIcons({ edit, remove, before }: { edit: RowAction; rem
     </Group>
   );
 }
+
+/** A form whose changes can be reset (Mantine useForm's shape). */
+interface ResettableForm { isDirty(): boolean; submitting: boolean; reset(): void }
+
+/**
+ * The Reset and Save buttons of a settings form (fragment: the caller places them in a header or a
+ * row). Reset is off until something changed; Save submits the form, gated by `allowed`, and with
+ * `onlyWhenChanged` off until something changed too.
+ */
+export function ResetSave({ form, allowed = true, onlyWhenChanged = false }: { form: ResettableForm; allowed?: boolean; onlyWhenChanged?: boolean }) {
+  const { t } = useT();
+  return (
+    <>
+      <Button variant="default" disabled={!form.isDirty() || form.submitting} onClick={() => form.reset()}>
+        {t('common.reset')}
+      </Button>
+      <GatedButton allowed={allowed} type="submit" loading={form.submitting} {...(onlyWhenChanged ? { disabled: !form.isDirty() } : {})}>
+        {t('common.save')}
+      </GatedButton>
+    </>
+  );
+}

@@ -15,6 +15,7 @@ import { messageEditorEs } from './messageEditor/es.ts';
 import { messageSettingsEs } from './messageSettings/es.ts';
 import { messageWhatIfEs } from './messageWhatIf/es.ts';
 import { mailProvidersEs } from './mailProviders/es.ts';
+import { pushCredentialsEs } from './pushCredentials/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -33,4 +34,5 @@ export const es: Catalogue = {
   ...messageSettingsEs,
   ...messageWhatIfEs,
   ...mailProvidersEs,
+  ...pushCredentialsEs,
 };

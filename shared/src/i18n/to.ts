@@ -16,6 +16,7 @@ import { messageEditorTo } from './messageEditor/to.ts';
 import { messageSettingsTo } from './messageSettings/to.ts';
 import { messageWhatIfTo } from './messageWhatIf/to.ts';
 import { mailProvidersTo } from './mailProviders/to.ts';
+import { pushCredentialsTo } from './pushCredentials/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -32,4 +33,5 @@ export const to: DeepPartial<Catalogue> = {
   ...messageSettingsTo,
   ...messageWhatIfTo,
   ...mailProvidersTo,
+  ...pushCredentialsTo,
 };

@@ -13,7 +13,7 @@ import { useMeta, useSession } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { FormError } from '../../ui/FormError.tsx';
-import { GatedButton } from '../../ui/Gated.tsx';
+import { ResetSave } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { schemaValidator, splitFailure } from '../../ui/forms.ts';
@@ -94,12 +94,7 @@ function AccountDetails({ account, onSaved }: { account: Account; onSaved: () =>
               {...form.getInputProps('supportLevel')}
             />
             <Group justify="flex-end">
-              <Button variant="default" disabled={!form.isDirty() || form.submitting} onClick={() => form.reset()}>
-                {t('common.reset')}
-              </Button>
-              <GatedButton allowed={editable} type="submit" loading={form.submitting}>
-                {t('common.save')}
-              </GatedButton>
+              <ResetSave form={form} allowed={editable} />
             </Group>
           </Stack>
         </Card>

@@ -1,9 +1,10 @@
 /**
- * /user/app: the current app's settings (name, OS, time zone, bundle id) and its `restricted`
- * permission list: permissions the app withholds from everyone who works in it.
+ * /user/app: the current app's settings (name, OS, time zone, bundle id), its `restricted`
+ * permission list (permissions the app withholds from everyone who works in it) and its push
+ * credentials (PushCredentialsCard.tsx).
  */
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, MultiSelect, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, MultiSelect, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { PERMISSIONS } from '@gd/shared/permissions/keys';
@@ -14,13 +15,14 @@ import { usePermissions } from '../../session/permissions.ts';
 import { useSession } from '../../session/store.ts';
 import { CopyField } from '../../ui/CopyField.tsx';
 import { FormError } from '../../ui/FormError.tsx';
-import { GatedButton } from '../../ui/Gated.tsx';
+import { ResetSave } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { splitFailure } from '../../ui/forms.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { groupLabel, groupPermissions, permissionLabel } from '../../ui/permissionLabels.ts';
 import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from '../../entities/app/AppForm.tsx';
 import { AppScreen } from '../../shell/AppScreen.tsx';
+import { PushCredentialsCard } from './PushCredentialsCard.tsx';
 
 export default function AppSettingsPage() {
   const { t } = useT();
@@ -65,66 +67,64 @@ function AppSettings({ app }: { app: MetaApp }) {
     }
   });
 
+  // The push card stays outside the form: its dialogs' forms would otherwise submit this one too
+  // (React events bubble through portals).
   return (
-    <form onSubmit={submit} noValidate>
-      <PageHeader
-        title={t('nav.app')}
-        description={t('appSettings.descriptionFor', { app: app.name })}
-        actions={
-          <>
-            <Button variant="default" disabled={!form.isDirty() || form.submitting} onClick={() => form.reset()}>
-              {t('common.reset')}
-            </Button>
-            <GatedButton allowed={editable} type="submit" loading={form.submitting}>
-              {t('common.save')}
-            </GatedButton>
-          </>
-        }
-      />
-      <Stack gap="lg">
-        {!editable && (
-          <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />}>
-            {t('appSettings.readOnly')}
-          </Alert>
-        )}
-        <FormError error={failure} />
-        <Card>
-          <Title order={2} fz="lg" mb="md">
-            {t('appSettings.general')}
-          </Title>
-          <AppFields form={form} disabled={!editable} />
-          <Stack gap={4} mt="md">
-            <Text size="sm" fw={600}>
-              {t('fields.appKey')}
+    <>
+      <form onSubmit={submit} noValidate>
+        <PageHeader
+          title={t('nav.app')}
+          description={t('appSettings.descriptionFor', { app: app.name })}
+          actions={<ResetSave form={form} allowed={editable} />}
+        />
+        <Stack gap="lg">
+          {!editable && (
+            <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />}>
+              {t('appSettings.readOnly')}
+            </Alert>
+          )}
+          <FormError error={failure} />
+          <Card>
+            <Title order={2} fz="lg" mb="md">
+              {t('appSettings.general')}
+            </Title>
+            <AppFields form={form} disabled={!editable} />
+            <Stack gap={4} mt="md">
+              <Text size="sm" fw={600}>
+                {t('fields.appKey')}
+              </Text>
+              <CopyField value={app.appKey} label={t('fields.appKey')} />
+            </Stack>
+          </Card>
+          <Card>
+            <Title order={2} fz="lg">
+              {t('appSettings.restrictedTitle')}
+            </Title>
+            <Text size="sm" c="dimmed" mt={4} mb="md" maw={760}>
+              {t('appSettings.restrictedBody')}
             </Text>
-            <CopyField value={app.appKey} label={t('fields.appKey')} />
-          </Stack>
-        </Card>
-        <Card>
-          <Title order={2} fz="lg">
-            {t('appSettings.restrictedTitle')}
-          </Title>
-          <Text size="sm" c="dimmed" mt={4} mb="md" maw={760}>
-            {t('appSettings.restrictedBody')}
-          </Text>
-          <MultiSelect
-            label={t('appSettings.restrictedLabel')}
-            placeholder={form.values.restricted.length === 0 ? t('appSettings.restrictedPlaceholder') : undefined}
-            searchable
-            clearable
-            hidePickedOptions
-            disabled={!editable}
-            data={data}
-            maxDropdownHeight={320}
-            nothingFoundMessage={t('common.nothingFound')}
-            comboboxProps={{ withinPortal: true }}
-            {...form.getInputProps('restricted')}
-          />
-          <Text size="xs" c="dimmed" mt="xs">
-            {t('appSettings.restrictedCount', { count: form.values.restricted.length })}
-          </Text>
-        </Card>
+            <MultiSelect
+              label={t('appSettings.restrictedLabel')}
+              placeholder={form.values.restricted.length === 0 ? t('appSettings.restrictedPlaceholder') : undefined}
+              searchable
+              clearable
+              hidePickedOptions
+              disabled={!editable}
+              data={data}
+              maxDropdownHeight={320}
+              nothingFoundMessage={t('common.nothingFound')}
+              comboboxProps={{ withinPortal: true }}
+              {...form.getInputProps('restricted')}
+            />
+            <Text size="xs" c="dimmed" mt="xs">
+              {t('appSettings.restrictedCount', { count: form.values.restricted.length })}
+            </Text>
+          </Card>
+        </Stack>
+      </form>
+      <Stack mt="lg">
+        <PushCredentialsCard app={app} />
       </Stack>
-    </form>
+    </>
   );
 }

@@ -18,7 +18,7 @@ import { AppScreen } from '../../shell/AppScreen.tsx';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { FormError } from '../../ui/FormError.tsx';
-import { GatedButton } from '../../ui/Gated.tsx';
+import { ResetSave } from '../../ui/Gated.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { splitFailure } from '../../ui/forms.ts';
@@ -77,14 +77,7 @@ function PluginForm({ app, settings, onSaved }: { app: MetaApp; settings: WebPlu
         title={t('nav.plugin')}
         description={t('webPlugin.description', { app: app.name })}
         actions={
-          <>
-            <Button variant="default" disabled={!form.isDirty() || form.submitting} onClick={() => form.reset()}>
-              {t('common.reset')}
-            </Button>
-            <GatedButton allowed={editable} type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-              {t('common.save')}
-            </GatedButton>
-          </>
+          <ResetSave form={form} allowed={editable} onlyWhenChanged />
         }
       />
       <Stack gap="lg">

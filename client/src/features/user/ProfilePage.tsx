@@ -1,6 +1,7 @@
 /** /user/profile: my name, job department and language. */
 import { useState } from 'react';
-import { Button, Card, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Card, Group, Select, Stack, TextInput } from '@mantine/core';
+import { ResetSave } from '../../ui/Gated.tsx';
 import { useForm } from '@mantine/form';
 import { JobDepartment } from '@gd/shared/enums';
 import { LANGUAGES, isLanguage } from '@gd/shared/language';
@@ -69,12 +70,7 @@ export default function ProfilePage() {
             {...form.getInputProps('language')}
           />
           <Group justify="flex-end">
-            <Button variant="default" disabled={!form.isDirty() || form.submitting} onClick={() => form.reset()}>
-              {t('common.reset')}
-            </Button>
-            <Button type="submit" loading={form.submitting}>
-              {t('common.save')}
-            </Button>
+            <ResetSave form={form} />
           </Group>
         </Stack>
       </Card>

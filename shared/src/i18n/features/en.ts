@@ -15,6 +15,7 @@ import { messageEditorEn } from '../messageEditor/en.ts';
 import { messageSettingsEn } from '../messageSettings/en.ts';
 import { messageWhatIfEn } from '../messageWhatIf/en.ts';
 import { mailProvidersEn } from '../mailProviders/en.ts';
+import { pushCredentialsEn } from '../pushCredentials/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -29,4 +30,5 @@ export const featuresEn = {
   ...messageSettingsEn,
   ...messageWhatIfEn,
   ...mailProvidersEn,
+  ...pushCredentialsEn,
 };

@@ -13,39 +13,20 @@
  * for APNs, risk TooManyProviderTokenUpdates). Saving new credentials moves updated_at; the next
  * load sees it, builds a new client and closes the old one after its sends in flight.
  *
- * The zod schemas for the settings live here while only the pipeline reads them; the settings
- * screen's request schema belongs in `@gd/shared` when that route is built (CONVENTIONS.md 2).
+ * The zod schemas of the settings live in `@gd/shared/schemas/pushCredentials` with the settings
+ * screen's request schemas (CONVENTIONS.md 2); the routes are pushCredentialsRoutes.ts.
  */
 import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
+import { ApnsSettings, FcmSettings, type PushProvider } from '@gd/shared/schemas/pushCredentials';
 import type { Queryable } from '../../../db/pool.ts';
 import type { NetPolicy } from '../../../net/index.ts';
 import { openSecrets, sealSecrets } from '../../imports/secretBox.ts';
 import { APNS_PRODUCTION, APNS_SANDBOX, createApnsClient } from './apns.ts';
-import { FCM_ENDPOINT, GOOGLE_TOKEN_URI, createFcmClient } from './fcm.ts';
+import { FCM_ENDPOINT, createFcmClient } from './fcm.ts';
 import type { PushClient } from './notification.ts';
 
-export type PushProvider = 'apns' | 'fcm';
-
-const httpsUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'an http(s) address');
-
-export const ApnsSettings = z.object({
-  keyId: z.string().regex(/^[A-Za-z0-9]{1,64}$/),
-  teamId: z.string().regex(/^[A-Za-z0-9]{1,64}$/),
-  bundleId: z.string().min(1).max(255),
-  environment: z.enum(['production', 'sandbox']),
-  /** Overrides the environment's address (a test server, a proxy the operator runs). */
-  endpoint: httpsUrl.optional(),
-});
-export type ApnsSettings = z.infer<typeof ApnsSettings>;
-
-export const FcmSettings = z.object({
-  projectId: z.string().min(1).max(255),
-  clientEmail: z.string().email(),
-  tokenUri: httpsUrl.default(GOOGLE_TOKEN_URI),
-  endpoint: httpsUrl.optional(),
-});
-export type FcmSettings = z.infer<typeof FcmSettings>;
+export { ApnsSettings, FcmSettings, type PushProvider };
 
 export type PushCredentialsInput =
   | { provider: 'apns'; settings: z.input<typeof ApnsSettings>; privateKeyPem: string }
@@ -109,6 +90,19 @@ export async function pushCredentialSettings(db: Queryable, appId: string): Prom
   const { rows } = await db.query<{ provider: PushProvider; settings: unknown; updated_at: string }>(
     'SELECT provider, settings, updated_at::text FROM app_push_credentials WHERE app_id = $1 ORDER BY provider', [appId]);
   return rows.map((r) => ({ provider: r.provider, settings: r.settings, updatedAt: r.updated_at }));
+}
+
+/**
+ * The stored settings and key of an app's provider, opened (for an update that keeps the key):
+ * null when none are stored, 'unreadable' when the key does not open (the server secret changed).
+ */
+export async function storedPushCredentials(db: Queryable, serverSecret: string, appId: string, provider: PushProvider): Promise<{ settings: unknown; privateKeyPem: string } | 'unreadable' | null> {
+  const { rows } = await db.query<{ settings: unknown; secret: Buffer }>(
+    'SELECT settings, secret FROM app_push_credentials WHERE app_id = $1 AND provider = $2', [appId, provider]);
+  const row = rows[0];
+  if (!row) return null;
+  const privateKeyPem = openSecrets(serverSecret, rowId(appId, provider), row.secret)?.privateKeyPem;
+  return privateKeyPem ? { settings: row.settings, privateKeyPem } : 'unreadable';
 }
 
 export type LoadResult =

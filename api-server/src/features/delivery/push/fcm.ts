@@ -23,7 +23,7 @@ import { pushTypeOf, type PushClient, type PushNotification } from './notificati
 import { classifyFcm, classifyNetworkError, parseRetryAfter, type FcmErrorBody, type PushResult } from './result.ts';
 
 export const FCM_ENDPOINT = 'https://fcm.googleapis.com';
-export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
+export { GOOGLE_TOKEN_URI } from '@gd/shared/schemas/pushCredentials';
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 export const FCM_MAX_PAYLOAD = 4000;
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
