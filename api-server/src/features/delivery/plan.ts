@@ -45,6 +45,11 @@ export function languageFor(draft: MessageDraft, personLanguage: string | null):
   return draft.defaultLanguage;
 }
 
-/** One outbox row per run, person, channel and address: the key a second resolution of the page collides on. */
+/**
+ * One outbox row per run, person, channel and address: the key a second resolution of the page
+ * collides on. The person id is zero-padded so a run's keys sort in the order the resolver writes
+ * them (by person id): each page lands at the right edge of the unique index instead of all over
+ * it (a million-person run: 90.6 s instead of 98.0 s, docs/BENCHMARKS.md).
+ */
 export const idempotencyKey = (sendId: string, personId: string, channel: OutboxChannel, address: string): string =>
-  `${sendId}:${personId}:${channel}:${createHash('sha256').update(address).digest('base64url').slice(0, 22)}`;
+  `${sendId}:${personId.padStart(19, '0')}:${channel}:${createHash('sha256').update(address).digest('base64url').slice(0, 22)}`;
