@@ -27,6 +27,9 @@ type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete'; provider: MailProvide
 type TestState = { state: 'running' } | { state: 'done'; result: MailConnectionTest } | { state: 'error'; error: unknown };
 const COLUMNS = 5;
 
+/** A badge keeps its whole word when the table is narrow (a laptop, Spanish): the long columns give way instead. */
+const WHOLE = { flexShrink: 0, minWidth: 'max-content' } as const;
+
 export default function MailProvidersPage() {
   const { t } = useT();
   const can = usePermissions('account');
@@ -115,7 +118,7 @@ export default function MailProvidersPage() {
                       <Table.Td>
                         <Group gap="xs" wrap="nowrap">
                           <Text size="sm" className="gd-mono">{provider.host}:{provider.port}</Text>
-                          <Badge variant="light" color={provider.tls === 'none' ? 'orange' : 'indigo'} tt="none">{t(`mailProviders.tls.${provider.tls}`)}</Badge>
+                          <Badge variant="light" color={provider.tls === 'none' ? 'orange' : 'indigo'} tt="none" style={WHOLE}>{t(`mailProviders.tls.${provider.tls}`)}</Badge>
                         </Group>
                       </Table.Td>
                       <Table.Td maw={280}>
@@ -123,7 +126,7 @@ export default function MailProvidersPage() {
                         <Text size="xs" c="dimmed" truncate="end">{provider.senderEmail}</Text>
                       </Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color={provider.active ? 'teal' : 'gray'} tt="none" data-testid="provider-status">
+                        <Badge variant="light" color={provider.active ? 'teal' : 'gray'} tt="none" style={WHOLE} data-testid="provider-status">
                           {provider.active ? t('mailProviders.active') : t('mailProviders.inactive')}
                         </Badge>
                       </Table.Td>
