@@ -77,6 +77,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
+  // A client that dies mid-dialogue (a SIGKILLed worker) resets its connection: a real server logs
+  // that and goes on; without a listener the error would end the test process.
+  server.on('error', () => undefined);
   // Short SMTP replies go out at once, as a real server's do.
   server.server.on('connection', (socket: Socket) => socket.setNoDelay(true));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
