@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit, integration (real Postgres), sync and end-to-end (Chromium)
-// suites in that order. Every suite runs even when an earlier one failed; the last line sums them
-// all as `N passed, N failed`. Exit code 0 only when nothing failed.
-import { spawnSync } from 'node:child_process';
+// suites in that order (typecheck and lint side by side: each is one single-threaded process, and
+// the machine has two cores). Every suite runs even when an earlier one failed; the last line sums
+// them all as `N passed, N failed`. Exit code 0 only when nothing failed.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,8 +68,28 @@ function playwright(name) {
   record(name, passed, failed, seconds, stats.skipped);
 }
 
-check('typecheck', 'npm', ['run', 'typecheck', '--silent']);
-check('lint', 'npm', ['run', 'lint', '--silent']);
+/**
+ * Checks run side by side; each one's output is printed whole when it ends (not interleaved), and
+ * they are recorded in the order given.
+ */
+async function checksTogether(list) {
+  const chosen = list.filter(([name]) => !only.length || only.includes(name));
+  const results = await Promise.all(chosen.map(([name, cmd, args]) => new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const output = [];
+    child.stdout.on('data', (c) => output.push(c));
+    child.stderr.on('data', (c) => output.push(c));
+    child.on('close', (code) => {
+      console.log(`\n━━ ${name}: ${cmd} ${args.join(' ')}`);
+      process.stdout.write(Buffer.concat(output));
+      resolve({ name, status: code ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+    });
+  })));
+  for (const r of results) record(r.name, r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1, r.seconds);
+}
+
+await checksTogether([['typecheck', 'npm', ['run', 'typecheck', '--silent']], ['lint', 'npm', ['run', 'lint', '--silent']]]);
 vitest('unit', 'unit');
 vitest('integration', 'integration');
 vitest('sync', 'sync');
