@@ -23,6 +23,7 @@
  */
 import type { Logger } from 'pino';
 import type { MessageDraft } from '@gd/shared';
+import { RUNNING_STATUSES } from '@gd/shared/message/lifecycle';
 import { createHash } from 'node:crypto';
 import { tx, type Db, type Queryable } from '../../db/pool.ts';
 import { publicOnly, type NetPolicy } from '../../net/index.ts';
@@ -32,6 +33,9 @@ import { loadPushClient } from './push/credentials.ts';
 import { contentFor, renderEmail, type EmailPerson } from './email.ts';
 import { applySystemEvent } from './resolve.ts';
 import { localDay } from './timing.ts';
+
+/** Running statuses in which rows go out: all but Scheduled (its rows wait for the run to start). */
+const SENDING_STATUSES = RUNNING_STATUSES.filter((s) => s !== 'Scheduled');
 
 export const BATCH = 200;
 export const MAX_ATTEMPTS = 8;
@@ -100,7 +104,7 @@ export class SenderCache {
     const cached = this.running.get(messageId);
     if (cached && Date.now() - cached.at < 250) return cached.running;
     const { rows } = await db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [messageId]);
-    const running = ['Processing', 'Ready', 'Sending', 'Active'].includes(rows[0]?.status ?? '');
+    const running = (SENDING_STATUSES as readonly string[]).includes(rows[0]?.status ?? '');
     this.running.set(messageId, { at: Date.now(), running });
     return running;
   }
@@ -130,11 +134,11 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
     `UPDATE message_outbox o SET locked_by = $1, locked_until = $3::timestamptz + make_interval(secs => $4), attempts = o.attempts + 1
       WHERE o.id IN (SELECT x.id FROM message_outbox x JOIN messages m ON m.id = x.message_id
                       WHERE x.status = 'queued' AND x.run_at <= $3 AND (x.locked_until IS NULL OR x.locked_until < $3)
-                        AND (x.test OR m.status IN ('Processing', 'Ready', 'Sending', 'Active'))
+                        AND (x.test OR m.status = ANY($5::text[]))
                       ORDER BY x.run_at, x.id LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
       RETURNING o.id::text, o.send_id, o.app_id, o.message_id, o.person_id::text, o.channel, o.address, o.platform, o.variant_id, o.language,
                 o.time_zone, o.test, o.idempotency_key, o.attempts`,
-    [workerId, limit, now, leaseSeconds]);
+    [workerId, limit, now, leaseSeconds, SENDING_STATUSES]);
   return rows;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { MessageDelivery, MessageSchedule } from '@gd/shared';
 import { wallClockFormat } from '../../seed/generator/calendar.ts';
-import { canonicalTimeZone, instantOf } from '../messageWhatIf/localTime.ts';
+import { canonicalTimeZone, formatOf, instantOf } from '../messageWhatIf/localTime.ts';
 
 /** The zone a person's times are read in: theirs when Intl knows it, else the app's. */
 export const zoneOf = (personZone: string | null, appZone: string): string =>
@@ -39,13 +39,8 @@ export function earliestSendAt(schedule: MessageSchedule, appZone: string, now: 
   return at.basis === 'deviceLocal' ? instantOf(at.local, 'Pacific/Kiritimati') : instantOf(at.local, zoneOf(null, appZone));
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
 function localParts(at: Date, zone: string): { date: string; minutes: number } {
-  let format = formats.get(zone);
-  if (!format) {
-    format = wallClockFormat(zone);
-    formats.set(zone, format);
-  }
+  const format = formatOf(zone) ?? wallClockFormat('UTC');
   const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
   const hour = Number(parts.hour) % 24;
   const pad = (v: string | undefined) => String(v).padStart(2, '0');

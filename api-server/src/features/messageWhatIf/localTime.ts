@@ -8,7 +8,7 @@ import { offsetAt, wallClockFormat } from '../../seed/generator/calendar.ts';
 const formats = new Map<string, Intl.DateTimeFormat | null>();
 
 /** The zone's wall-clock formatter, or null for a name that is not a zone (cached either way). */
-function formatOf(timeZone: string): Intl.DateTimeFormat | null {
+export function formatOf(timeZone: string): Intl.DateTimeFormat | null {
   let format = formats.get(timeZone);
   if (format === undefined) {
     try {
