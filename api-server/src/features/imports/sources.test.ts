@@ -53,7 +53,8 @@ beforeAll(async () => {
   ftp = await startFtpServer({ root, user: 'u', password: 'p' });
   sftp = await startSftpServer({ user: 'u', password: 'p', files: { '/big.csv': BIG, '/small.csv': 'customerId\nc-1\nc-2\n' } });
   policy = { allow: allowList('127.0.0.1'), extraCa: readFileSync(https.caFile, 'utf8') };
-});
+  // Three servers and two key pairs: generous on a loaded machine (CI once passed the default 10 s).
+}, 60_000);
 afterAll(async () => {
   await Promise.all([https?.close(), ftp?.close(), sftp?.close()]);
 });

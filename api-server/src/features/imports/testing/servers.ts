@@ -52,16 +52,15 @@ const quiet = { child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}
 
 /** An FTP server on 127.0.0.1 serving `root` to one user. */
 export async function startFtpServer(opts: { root: string; user: string; password: string }): Promise<FtpFixture> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const server = new FtpSrv({ url: `ftp://127.0.0.1:${port}`, pasv_url: '127.0.0.1', pasv_min: 40000, pasv_max: 49999, anonymous: false, greeting: 'test', log: quiet });
+  // Port 0: the system picks a free port as the server binds it (no probe-then-bind race with
+  // another test process), read back from the listening socket.
+  const server = new FtpSrv({ url: 'ftp://127.0.0.1:0', pasv_url: '127.0.0.1', pasv_min: 40000, pasv_max: 49999, anonymous: false, greeting: 'test', log: quiet });
   server.on('login', ({ username, password }, resolve, reject) => {
     if (username === opts.user && password === opts.password) resolve({ root: opts.root });
     else reject(new Error('login refused'));
   });
   await server.listen();
+  const { port } = (server as unknown as { server: net.Server }).server.address() as AddressInfo;
   return { port, close: async () => { await server.close(); } };
 }
 
