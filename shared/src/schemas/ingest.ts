@@ -91,6 +91,10 @@ export const IngestInteraction = z.object({
   campaignId: shortText(64).optional(),
   messageId: shortText(64).optional(),
   journeyId: shortText(64).optional(),
+  /** The variant of the message shown (A/B tests); the SDK echoes what it was given. */
+  variantId: shortText(64).optional(),
+  /** The journey step that sent the message. */
+  stepId: shortText(64).optional(),
 });
 export type IngestInteraction = z.infer<typeof IngestInteraction>;
 

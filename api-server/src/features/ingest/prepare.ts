@@ -29,6 +29,8 @@ export interface InteractionRow {
   campaignId: string | null;
   messageId: string | null;
   journeyId: string | null;
+  variantId: string | null;
+  stepId: string | null;
 }
 
 export interface Prepared<Row> {
@@ -129,7 +131,7 @@ export function prepareInteractions(items: readonly unknown[], bounds: TimeBound
       rawTime: i.time,
       row: {
         clientId: i.id, time: new Date(0), channel: i.channel, kind: i.kind, campaignId: i.campaignId ?? null,
-        messageId: i.messageId ?? null, journeyId: i.journeyId ?? null,
+        messageId: i.messageId ?? null, journeyId: i.journeyId ?? null, variantId: i.variantId ?? null, stepId: i.stepId ?? null,
       },
     };
   });

@@ -248,15 +248,15 @@ export async function recordEventNames(db: Queryable, appId: string, names: read
 
 const INTERACTIONS_INSERT = `
 WITH input AS (
-  SELECT * FROM unnest($4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-    AS t(client_id, event_time, channel, kind, campaign_id, message_id, journey_id)
+  SELECT * FROM unnest($4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $12::text[], $13::text[])
+    AS t(client_id, event_time, channel, kind, campaign_id, message_id, journey_id, variant_id, step_id)
 ), fresh AS (
   INSERT INTO event_ids (app_id, client_id, received_at)
   SELECT $1, 'i:' || client_id, $11 FROM input ORDER BY client_id
   ON CONFLICT DO NOTHING RETURNING substr(client_id, 3) AS client_id
 ), ins AS (
-  INSERT INTO message_interactions (app_id, event_time, client_id, person_id, device_id, channel, kind, campaign_id, message_id, journey_id)
-  SELECT $1, i.event_time, i.client_id, $2, $3, i.channel, i.kind, i.campaign_id, i.message_id, i.journey_id
+  INSERT INTO message_interactions (app_id, event_time, client_id, person_id, device_id, channel, kind, campaign_id, message_id, journey_id, variant_id, step_id)
+  SELECT $1, i.event_time, i.client_id, $2, $3, i.channel, i.kind, i.campaign_id, i.message_id, i.journey_id, i.variant_id, i.step_id
     FROM input i JOIN fresh f USING (client_id)
 )
 SELECT client_id FROM fresh`;
@@ -267,6 +267,7 @@ export async function insertInteractions(db: Queryable, ctx: EventContext, rows:
   const { rows: fresh } = await db.query<{ client_id: string }>(statement('ingest_interactions', INTERACTIONS_INSERT, [
     ctx.appId, ctx.personId, ctx.deviceId, rows.map((r) => r.clientId), rows.map((r) => r.time), rows.map((r) => r.channel),
     rows.map((r) => r.kind), rows.map((r) => r.campaignId), rows.map((r) => r.messageId), rows.map((r) => r.journeyId), ctx.receivedAt,
+    rows.map((r) => r.variantId), rows.map((r) => r.stepId),
   ]));
   return new Set(fresh.map((r) => r.client_id));
 }
