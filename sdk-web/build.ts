@@ -1,7 +1,8 @@
 /**
  * Builds the browser bundles with rolldown (the bundler inside Vite 8, already installed):
- * dist/growthdeck.js (IIFE, sets `window.Growthdeck`) and dist/growthdeck.mjs (ES module), both
- * minified. Prints their minified and gzipped sizes (the README records them).
+ * dist/growthdeck.js (IIFE, sets `window.Growthdeck`), dist/growthdeck.mjs (ES module) and
+ * dist/growthdeck-sw.js (the web push service worker) and dist/growthdeck-inapp.js (the in-app
+ * renderer, loaded on demand), all minified. Prints their minified and gzipped sizes (the README records them).
  */
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
@@ -10,12 +11,16 @@ import { build } from 'rolldown';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const outputs = [
-  { file: here('dist/growthdeck.js'), format: 'iife', name: 'Growthdeck' },
-  { file: here('dist/growthdeck.mjs'), format: 'es' },
+  { input: 'src/index.ts', output: { file: here('dist/growthdeck.js'), format: 'iife', name: 'Growthdeck' } },
+  { input: 'src/index.ts', output: { file: here('dist/growthdeck.mjs'), format: 'es' } },
+  // The web push service worker, imported by the customer's one-line worker (src/sw.ts).
+  { input: 'src/sw.ts', output: { file: here('dist/growthdeck-sw.js'), format: 'iife' } },
+  // The in-app renderer, loaded by the tracker only when a page has a message to show (src/inapp/index.ts).
+  { input: 'src/inapp/renderEntry.ts', output: { file: here('dist/growthdeck-inapp.js'), format: 'iife' } },
 ] as const;
 
-for (const output of outputs) {
-  await build({ input: here('src/index.ts'), platform: 'browser', logLevel: 'warn', output: { ...output, minify: true } });
+for (const { input, output } of outputs) {
+  await build({ input: here(input), platform: 'browser', logLevel: 'warn', output: { ...output, minify: true } });
   const code = readFileSync(output.file);
   console.log(`${output.file}: ${code.length} bytes minified, ${gzipSync(code, { level: 9 }).length} bytes gzipped`);
 }

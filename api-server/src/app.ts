@@ -21,10 +21,12 @@ import { authRoutes } from './features/auth/routes.ts';
 import { documentRoutes } from './features/documents/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
 import { messageRoutes } from './features/messages/routes.ts';
+import { messageAnalyticsRoutes } from './features/messageAnalytics/routes.ts';
 import { webPluginRoutes } from './features/webPlugin/routes.ts';
 import { messageWhatIfRoutes } from './features/messageWhatIf/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
+import { sdkMessagesRouter } from './features/sdkMessages/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
 import { segmentRoutes } from './features/segments/routes.ts';
 import { importRoutes } from './features/imports/routes.ts';
@@ -34,6 +36,8 @@ import { commParameterRoutes } from './features/commParameters/routes.ts';
 import { nativeTemplateRoutes } from './features/nativeTemplates/routes.ts';
 import { mailProviderRoutes } from './features/mailProviders/routes.ts';
 import { pushCredentialRoutes } from './features/delivery/push/credentialsRoutes.ts';
+import { abAnalysisRoutes } from './features/abAnalysis/routes.ts';
+import { webPushRoutes, webPushSdkRouter } from './features/delivery/push/webPushRoutes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -51,7 +55,11 @@ export function createApp(deps: Deps): express.Express {
   });
 
   // Ingestion first: app-key auth, its own body limit and CORS, no cookies or CSRF.
+  app.use('/api/ingest/v1/web-push', webPushSdkRouter(deps));
   app.use('/api/ingest', ingestRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST, durableCommit: deps.config.INGEST_DURABLE_COMMIT === 'on' }));
+
+  // The SDK's messages (in-app, native ads, coupon redemptions): app-key auth and CORS like ingestion.
+  app.use('/api/sdk', sdkMessagesRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST }));
 
   // E-mail links (open pixel, clicks, unsubscribe): called by recipients' mail clients, no session.
   app.use('/api/email', emailLinksRouter(deps));
@@ -78,6 +86,7 @@ export function createApp(deps: Deps): express.Express {
   documentRoutes(api, deps);
   journeyRoutes(api, deps);
   messageRoutes(api, deps);
+  messageAnalyticsRoutes(api, deps);
   webPluginRoutes(api, deps);
   messageWhatIfRoutes(api, deps);
   analyticsRoutes(api, deps);
@@ -91,6 +100,8 @@ export function createApp(deps: Deps): express.Express {
   nativeTemplateRoutes(api, deps);
   mailProviderRoutes(api, deps);
   pushCredentialRoutes(api, deps);
+  abAnalysisRoutes(api, deps);
+  webPushRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

@@ -35,6 +35,8 @@ const Config = z.object({
   OUTGOING_ALLOW_LOOPBACK: z.string().optional(),
   /** Outgoing requests: a PEM file of extra certificate authorities trusted for https (besides the system's). */
   OUTGOING_EXTRA_CA_FILE: z.string().optional(),
+  /** Web push: push service origins (host:port, comma-separated, loopback only) subscriptions may name although local and http (tests' loopback push service; features/delivery/push/webPush.ts). */
+  WEB_PUSH_ALLOW_HOSTS: z.string().optional(),
   /** Background jobs (imports, exports) this process runs and queues; processes sharing a database and a queue share the work. */
   /** 'off': this API process does not send messages (separate `worker` processes do). */
   DELIVERY_IN_PROCESS: z.enum(['on', 'off']).default('on'),

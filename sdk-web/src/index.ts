@@ -6,3 +6,4 @@ export { createTracker } from './tracker.ts';
 export { memoryStorage, type KeyValueStorage, type MemoryStorage } from './storage.ts';
 export { SDK_VERSION } from './device.ts';
 export type * from './types.ts';
+export type { WebPushOptions, WebPushResult } from './webPush.ts';

@@ -17,6 +17,8 @@ import { SESSION_TIMEOUT_MS, expireSession, parseSession, touchSession, type Ses
 import { browserStorage, memoryStorage, storageKeys } from './storage.ts';
 import { INVALID_CODE, post, type Outcome } from './transport.ts';
 import type { EventExtras, InteractionRefs, Properties, Rejection, Tracker, TrackerOptions } from './types.ts';
+import { messagesApi } from './inapp/index.ts';
+import { disableWebPush, enableWebPush } from './webPush.ts';
 
 /** Browsers allow 64 KiB of keepalive request bodies in flight per page. */
 export const KEEPALIVE_BYTES = 60_000;
@@ -270,6 +272,11 @@ export function createTracker(options: TrackerOptions): Tracker {
     return closed;
   };
 
+  const messages = messagesApi({
+    calls: { base, appKey, fetcher }, deviceId, flush: () => flush(), leaving: leave, doc: win?.document ?? null,
+    interaction: (channel, kind, refs) => void tracker.interaction(channel, kind, refs),
+  });
+
   const tracker: Tracker = {
     get deviceId() { return deviceId; },
     get sessionId() {
@@ -314,10 +321,13 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (at === null) return refuse({ kind: 'interaction', id: null, code: INVALID_CODE, reason: 'Invalid time' });
       activity(at);
       const id = uuid();
-      const body: IngestInteraction = { id, time: new Date(at).toISOString(), channel, kind, campaignId: refs?.campaignId, messageId: refs?.messageId, journeyId: refs?.journeyId };
+      const body: IngestInteraction = { id, time: new Date(at).toISOString(), channel, kind, campaignId: refs?.campaignId, messageId: refs?.messageId, variantId: refs?.variantId, journeyId: refs?.journeyId };
       enqueue({ kind: 'interaction', id, body });
       return id;
     },
+    enableWebPush: (opts) => enableWebPush({ base, appKey, device, fetcher }, opts),
+    disableWebPush: () => disableWebPush({ base, appKey, device, fetcher }),
+    ...messages,
     flush: () => flush(),
     async shutdown() {
       if (closed) return;
@@ -336,5 +346,6 @@ export function createTracker(options: TrackerOptions): Tracker {
       persist();
     },
   };
+  if (options.inApp && win) void tracker.inApp();
   return tracker;
 }

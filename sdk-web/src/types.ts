@@ -1,8 +1,11 @@
 /** The SDK's public types. Payload types come from the ingestion contract in @gd/shared (types only). */
 import type { DeviceContext, InteractionChannel, InteractionKind, ProfileFields, ProfileRequest } from '@gd/shared';
+import type { InAppMessage, NativeAd } from '@gd/shared/schemas/sdkMessages';
 import type { KeyValueStorage } from './storage.ts';
+import type { WebPushOptions, WebPushResult } from './webPush.ts';
 
 export type { DeviceContext, InteractionChannel, InteractionKind, ProfileFields };
+export type { InAppMessage, NativeAd };
 export type TagValues = NonNullable<ProfileRequest['tags']>;
 export type PropertyValue = string | number | boolean | null | (string | number)[];
 export type Properties = Record<string, PropertyValue>;
@@ -39,6 +42,8 @@ export interface TrackerOptions {
   onRejected?: (rejected: Rejection[]) => void;
   /** The API refused a whole request (e.g. an unknown app key): sending stops, the queue is kept. */
   onError?: (error: TrackerError) => void;
+  /** Show the in-app messages on offer as the tracker starts (browsers; default false): see `inApp()`. */
+  inApp?: boolean;
 }
 
 export interface Rejection {
@@ -71,6 +76,8 @@ export interface EventExtras {
 export interface InteractionRefs {
   campaignId?: string;
   messageId?: string;
+  /** The message's variant (what the in-app and native ad answers give). */
+  variantId?: string;
   journeyId?: string;
   time?: Date | string | number;
 }
@@ -96,8 +103,30 @@ export interface Tracker {
   setProfile(profile?: ProfileFields, tags?: TagValues): void;
   /** A message interaction (impression, click, open, dismissed_click) on a channel. */
   interaction(channel: InteractionChannel, kind: InteractionKind, refs?: InteractionRefs): string | null;
+  /** Web push: registers the service worker, subscribes with the app's VAPID key and sends the subscription (webPush.ts). */
+  enableWebPush(options: WebPushOptions): Promise<WebPushResult>;
+  /** Ends this browser's web push subscription; answers whether the API had one. */
+  disableWebPush(): Promise<boolean>;
+  /**
+   * The in-app messages on offer to this person now (what is queued is sent first, so a new
+   * visitor is known); shown in the page unless `show` is false, one at a time, reporting
+   * impressions, clicks and dismissals. Answers [] when nothing is on offer or the API is unreachable.
+   */
+  inApp(options?: { lang?: string; show?: boolean }): Promise<InAppMessage[]>;
+  /** The native ads on offer for a placement (a template's name or id), filled through the template. */
+  nativeAds(placement: string, options?: { lang?: string; limit?: number }): Promise<NativeAdView[]>;
+  /** Redeems a coupon; answers the API's answer (null: refused, e.g. past max_redeems, or unreachable). */
+  redeem(messageId: string, variantId?: string): Promise<Record<string, unknown> | null>;
   /** Sends what is queued; resolves when the queue is empty or a failed send left a retry scheduled. */
   flush(): Promise<void>;
   /** Stops timers and listeners, sends what it can, and writes the queue. */
   shutdown(): Promise<void>;
+}
+
+/** A native ad to render: its filled fields, and calls that report what the visitor did. */
+export interface NativeAdView extends NativeAd {
+  /** Report that the ad was shown (once per call). */
+  impression(): void;
+  /** Report a tap; answers where it leads (`clickUrl`), for the app to open. */
+  click(): string;
 }

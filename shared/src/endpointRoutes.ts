@@ -77,6 +77,11 @@ export const endpointRoutes = {
   ingestIdentify: { method: 'POST', path: '/ingest/v1/identify' },
   ingestProfile: { method: 'POST', path: '/ingest/v1/profile' },
 
+  // The SDK's messages (endpoints/sdkMessages.ts)
+  sdkInApp: { method: 'GET', path: '/sdk/v1/in-app' },
+  sdkNativeAds: { method: 'GET', path: '/sdk/v1/native-ads' },
+  sdkRedeem: { method: 'POST', path: '/sdk/v1/redeem' },
+
   // Tags (endpoints/tags.ts)
   listTags: { method: 'GET', path: '/apps/:appId/tags' },
   createTag: { method: 'POST', path: '/apps/:appId/tags' },
@@ -138,6 +143,12 @@ export const endpointRoutes = {
   getApprovalPolicy: { method: 'GET', path: '/account/approval-policy' },
   updateApprovalPolicy: { method: 'PUT', path: '/account/approval-policy' },
 
+  // Message analytics (endpoints/messageAnalytics.ts)
+  messageMetrics: { method: 'GET', path: '/apps/:appId/messages/:messageId/metrics' },
+  messageReport: { method: 'GET', path: '/apps/:appId/message-report' },
+  performanceReport: { method: 'GET', path: '/apps/:appId/performance-report' },
+  exportPerformanceReport: { method: 'GET', path: '/apps/:appId/performance-report/export' },
+
   // Web plugin of messages (endpoints/webPlugin.ts)
   getWebPlugin: { method: 'GET', path: '/apps/:appId/web-plugin' },
   updateWebPlugin: { method: 'PUT', path: '/apps/:appId/web-plugin' },
@@ -174,7 +185,22 @@ export const endpointRoutes = {
   listPushCredentials: { method: 'GET', path: '/apps/:appId/push-credentials' },
   putApnsCredentials: { method: 'PUT', path: '/apps/:appId/push-credentials/apns' },
   putFcmCredentials: { method: 'PUT', path: '/apps/:appId/push-credentials/fcm' },
+  setPushRateLimit: { method: 'PUT', path: '/apps/:appId/push-credentials/:provider/rate' },
   deletePushCredentials: { method: 'DELETE', path: '/apps/:appId/push-credentials/:provider' },
+
+  // A/B analysis and performance histograms (endpoints/abAnalysis.ts)
+  abAnalysis: { method: 'GET', path: '/apps/:appId/ab-analysis' },
+  sendAbWinner: { method: 'POST', path: '/apps/:appId/messages/:messageId/send-winner' },
+  performanceHistograms: { method: 'GET', path: '/apps/:appId/performance-histograms' },
+
+  // Web push (endpoints/webPush.ts)
+  getWebPush: { method: 'GET', path: '/apps/:appId/web-push' },
+  putWebPush: { method: 'PUT', path: '/apps/:appId/web-push' },
+  rotateWebPush: { method: 'POST', path: '/apps/:appId/web-push/rotate' },
+  deleteWebPush: { method: 'DELETE', path: '/apps/:appId/web-push' },
+  webPushKey: { method: 'GET', path: '/ingest/v1/web-push/key' },
+  webPushSubscribe: { method: 'POST', path: '/ingest/v1/web-push/subscribe' },
+  webPushUnsubscribe: { method: 'POST', path: '/ingest/v1/web-push/unsubscribe' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

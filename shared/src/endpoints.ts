@@ -19,11 +19,15 @@ import { segmentEndpoints } from './endpoints/segments.ts';
 import { importEndpoints } from './endpoints/imports.ts';
 import { homeEndpoints } from './endpoints/home.ts';
 import { messageEndpoints } from './endpoints/messages.ts';
+import { messageAnalyticsEndpoints } from './endpoints/messageAnalytics.ts';
 import { webPluginEndpoints } from './endpoints/webPlugin.ts';
 import { messageSettingsEndpoints } from './endpoints/messageSettings.ts';
 import { messageWhatIfEndpoints } from './endpoints/messageWhatIf.ts';
 import { mailProviderEndpoints } from './endpoints/mailProviders.ts';
 import { pushCredentialEndpoints } from './endpoints/pushCredentials.ts';
+import { abAnalysisEndpoints } from './endpoints/abAnalysis.ts';
+import { sdkMessageEndpoints } from './endpoints/sdkMessages.ts';
+import { webPushEndpoints } from './endpoints/webPush.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -35,16 +39,20 @@ export const endpoints = {
   ...behaviourEndpoints,
   ...peopleEndpoints,
   ...ingestEndpoints,
+  ...sdkMessageEndpoints,
   ...tagEndpoints,
   ...segmentEndpoints,
   ...importEndpoints,
   ...homeEndpoints,
   ...messageEndpoints,
+  ...messageAnalyticsEndpoints,
   ...webPluginEndpoints,
   ...messageWhatIfEndpoints,
   ...messageSettingsEndpoints,
   ...mailProviderEndpoints,
   ...pushCredentialEndpoints,
+  ...abAnalysisEndpoints,
+  ...webPushEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

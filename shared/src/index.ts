@@ -11,6 +11,7 @@ export * from './endpoints.ts';
 export * from './segment/index.ts';
 export * from './journey/index.ts';
 export * from './message/index.ts';
+export * from './messageAnalytics/variation.ts';
 export * from './docs/index.ts';
 export * from './behaviour/index.ts';
 export * from './people/name.ts';

@@ -3,7 +3,8 @@
  * loopback, started here), writes an e-mail message to the app's test devices, submits it,
  * approves it and plays it; the e-mail reaches the SMTP server once, personalised, with its
  * unsubscribe header; its tracked link redirects to the link written and its open pixel answers;
- * the message screen's delivery panel shows it sent and the message Finished.
+ * the message screen's delivery panel shows it sent and the message Finished, its metrics show the
+ * open and the click, and /communication/report lists it.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
@@ -83,6 +84,19 @@ test('an e-mail message approved and played reaches the inbox once, tracks its l
     // Nothing more arrives: one message per person.
     await page.waitForTimeout(1000);
     expect(sink.to(email)).toHaveLength(1);
+
+    // The message's metrics show the open and the click (the panel asks again while the screen is open).
+    const metrics = page.getByTestId('metrics-panel');
+    await expect(metrics.getByTestId('metric-opens-value')).toHaveText('1', AFTER_LOAD);
+    await expect(metrics.getByTestId('metric-clicks-value')).toHaveText('1', AFTER_LOAD);
+    await expect(metrics.getByTestId('metric-sents-value')).toHaveText('1');
+    await expect(metrics.getByTestId('metric-ctr-value')).toHaveText('100%');
+    // The messages report lists it, with its figures, and links back to it.
+    await page.goto('/communication/report');
+    const row = page.getByTestId('report-row').filter({ hasText: name });
+    await expect(row).toBeVisible(AFTER_LOAD);
+    await row.getByRole('link', { name }).click();
+    await expect(page.getByTestId('message-screen')).toBeVisible(AFTER_LOAD);
   } finally {
     if (providerId) {
       await apiCall(context, page, 'POST', `/mail-providers/${providerId}/deactivate`);

@@ -8,12 +8,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryRun, MessageDraft, MessageSummary } from '@gd/shared';
-import { registerAccount, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
+import type { registerAccount} from '../../api-server/src/testing/harness.ts';
+import { type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
 import { startSmtpSink, type SmtpSink } from '../../api-server/src/features/delivery/testing/smtpSink.ts';
 import { resolveNextPage } from '../../api-server/src/features/delivery/resolve.ts';
 import { SenderCache, sendDueBatch } from '../../api-server/src/features/delivery/send.ts';
 import { netPolicy } from '../../api-server/src/net/index.ts';
-import { approvedMessage, audienceOf as peopleInAudience, startApiWithSync, until, statusOf as statusAs, type DeliveryWorld } from '../support/delivery.ts';
+import { approvedMessage, audienceOf as peopleInAudience, startApiWithSync, until, statusOf as statusAs, type DeliveryWorld, emailAccount } from '../support/delivery.ts';
 
 let world: DeliveryWorld;
 let api: TestApi;
@@ -25,13 +26,7 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   world = await startApiWithSync({ OUTGOING_ALLOW_LOOPBACK: '127.0.0.1', DELIVERY_IN_PROCESS: 'on' });
   api = world.api;
-  owner = await registerAccount(api);
-  await owner.client.ok('updateApprovalPolicy', { required: 1, authorsMayApprove: true });
-  appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Delivery', os: 'iOS', timezone: 'Europe/Madrid' })).app.id;
-  const { provider } = await owner.client.ok<{ provider: { id: string } }>('createMailProvider', {
-    name: 'Loopback', host: '127.0.0.1', port: sink.port, tls: 'none', username: '', senderName: 'Growth team', senderEmail: 'team@example.com',
-  });
-  await owner.client.ok('activateMailProvider', undefined, { providerId: provider.id });
+  ({ owner, appId } = await emailAccount(api, sink.port, { name: 'Delivery', timezone: 'Europe/Madrid' }));
 });
 afterAll(async () => {
   await world.stop();

@@ -5,10 +5,10 @@
  * wait for a condition.
  */
 import {
-  applyMessageDraftToDoc, messageDraftFromDoc, type MessageContent, type MessageDraft, type MessageSummary,
+  applyMessageDraftToDoc, messageDraftFromDoc, type CommunicationType, type MessageContent, type MessageDraft, type MessageSummary,
 } from '@gd/shared';
 import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
-import { startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
+import { registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
 import { openApiDoc, waitFor, type TestClient as DocClient } from '../../sync-server/src/testing/clients.ts';
 
 export interface DeliveryWorld { api: TestApi; sync: SyncServer; docs: DocClient[]; stop(): Promise<void> }
@@ -52,7 +52,7 @@ export async function audienceOf(api: TestApi, appId: string, people: { email?: 
  * (the account's policy must let an author approve their own).
  */
 export async function approvedMessage(
-  client: TestClient, world: DeliveryWorld, c: { appId: string; type: 'email' | 'push'; name: string; audienceId: string; content: Partial<MessageContent>; change?: (d: MessageDraft) => MessageDraft },
+  client: TestClient, world: DeliveryWorld, c: { appId: string; type: CommunicationType; name: string; audienceId: string; content: Partial<MessageContent>; change?: (d: MessageDraft) => MessageDraft },
 ): Promise<MessageSummary> {
   const ids = (m: MessageSummary) => ({ appId: c.appId, messageId: m.id });
   const { message } = await client.ok<{ message: MessageSummary }>('createMessage', { name: c.name, type: c.type, campaignName: c.name }, { appId: c.appId });
@@ -83,3 +83,18 @@ export async function until(check: () => Promise<boolean> | boolean, what: strin
 /** The message's status as its owner reads it. */
 export const statusOf = async (client: TestClient, appId: string, message: MessageSummary): Promise<string> =>
   (await client.ok<{ message: MessageSummary }>('getMessage', undefined, { appId, messageId: message.id })).message.status;
+
+/**
+ * A new account whose authors may approve their own messages, with one app and the loopback SMTP
+ * server at `smtpPort` as its active mail provider: what an e-mail delivery test starts from.
+ */
+export async function emailAccount(api: TestApi, smtpPort: number, app: { name: string; timezone?: string }): Promise<{ owner: Awaited<ReturnType<typeof registerAccount>>; appId: string }> {
+  const owner = await registerAccount(api);
+  await owner.client.ok('updateApprovalPolicy', { required: 1, authorsMayApprove: true });
+  const appId = (await owner.client.ok<{ app: { id: string } }>('createApp', { name: app.name, os: 'iOS', ...(app.timezone ? { timezone: app.timezone } : {}) })).app.id;
+  const { provider } = await owner.client.ok<{ provider: { id: string } }>('createMailProvider', {
+    name: 'Loopback', host: '127.0.0.1', port: smtpPort, tls: 'none', username: '', senderName: 'Growth team', senderEmail: 'team@example.com',
+  });
+  await owner.client.ok('activateMailProvider', undefined, { providerId: provider.id });
+  return { owner, appId };
+}

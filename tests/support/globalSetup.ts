@@ -52,6 +52,8 @@ export default async function globalSetup() {
       PUBLIC_URL: E2E_BASE_URL, SEED_ACTIVITY: 'off',
       // Mail providers (and other outgoing connections) may reach the tests' own servers on loopback.
       OUTGOING_ALLOW_LOOPBACK: '127.0.0.1',
+      // Web push subscriptions may name the tests' loopback push service (e2e/webPush.spec.ts).
+      WEB_PUSH_ALLOW_HOSTS: '127.0.0.1',
     },
   });
   const deadline = Date.now() + 60_000;

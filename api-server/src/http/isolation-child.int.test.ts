@@ -243,6 +243,7 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   launchJourney: {},
   updateTag: { name: 'hijacked', valueType: 'text' },
   updateEventDefinition: { label: 'Hijacked' },
+  sendAbWinner: { variantId: 'A', metric: 'click' },
   renameSegment: { name: 'Hijacked' },
   cloneSegment: { name: 'Stolen copy' },
   updateAudience: { name: 'Hijacked', active: false },
@@ -285,6 +286,8 @@ const FIELD_CASES: FieldCase[] = [
   { field: 'assignMessage body.userId', children: ['user'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { userId: id } }) },
   { field: 'approveMessage body.submissionId', children: ['submission'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { submissionId: id } }) },
   { field: 'rejectMessage body.submissionId', children: ['submission'], build: (c, _k, id) => ({ params: { appId: c.appId, messageId: c.own.messageId }, body: { submissionId: id, reason: 'Probe' } }) },
+  { field: 'abAnalysis query.messageId', children: ['message'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { messageId: id } }) },
+  { field: 'performanceHistograms query.messageId', children: ['message'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { startDay: '2026-01-01', endDay: '2026-01-31', messageId: id } }) },
   { field: 'createMessage body.campaignId', children: ['campaign'], build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: `Probe ${id}`, type: 'push', campaignId: id } }) },
   {
     field: 'messageWhatIf body.target.id', children: ['audience', 'segment'],
@@ -443,6 +446,7 @@ const CHILD_TABLES: Record<string, string> = {
 const GLOBAL_TABLES: Record<string, string> = {
   login_failures: 'sign-in attempts by e-mail and address, before any account is known',
   mail_outbox: 'addressed mail; an invitation into the victim\'s account would show as a users row',
+  provider_rate_windows: 'counts of sends per provider and second (delivery/rateLimit.ts), keyed by a provider id: no content, and no request writes it',
   schema_migrations: 'the migrations applied',
   server_secrets: 'the servers\' own secrets',
 };

@@ -15,6 +15,8 @@
 import * as Y from 'yjs';
 import { createMessageDraft, MessageDraft, MessageLanguage, type MessageVariant } from '../message/draft.ts';
 import { CommunicationType, MessageContent, createMessageContent } from '../message/model.ts';
+import { defaultConversion } from '../message/conversion.ts';
+import { defaultAbTest } from '../message/abTest.ts';
 import { parseDocName } from './names.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { childMap, isRecord, lenientParse, patchMap, plain } from './ymap.ts';
@@ -22,7 +24,7 @@ import { childMap, isRecord, lenientParse, patchMap, plain } from './ymap.ts';
 /** Content fields held as Y.Text (merged character by character). */
 export const MESSAGE_TEXT_FIELDS = ['title', 'message', 'subject', 'html_body'] as const;
 const TEXT_FIELDS: ReadonlySet<string> = new Set(MESSAGE_TEXT_FIELDS);
-const SETTINGS_KEYS = ['name', 'type', 'origin', 'defaultLanguage', 'parameters', 'target', 'schedule', 'delivery'] as const;
+const SETTINGS_KEYS = ['name', 'type', 'origin', 'defaultLanguage', 'parameters', 'target', 'schedule', 'delivery', 'conversion', 'abTest'] as const;
 
 export const contentKey = (variantId: string, language: string) => `${variantId}/${language}`;
 
@@ -156,4 +158,16 @@ export function migrateMessageToVariants(doc: Y.Doc): void {
     if (main) main.content.en = first;
   }
   applyMessageDraftToDoc(doc, draft);
+}
+
+/** Version 2 → 3: the conversion settings (message/conversion.ts) get their default, written once by the server. */
+export function migrateMessageConversion(doc: Y.Doc): void {
+  const settings = doc.getMap('settings');
+  if (!settings.has('conversion')) settings.set('conversion', defaultConversion());
+}
+
+/** Version 3 → 4: an A/B test's test portion (message/abTest.ts) gets its default (everyone), written once by the server. */
+export function migrateMessageAbTest(doc: Y.Doc): void {
+  const settings = doc.getMap('settings');
+  if (!settings.has('abTest')) settings.set('abTest', defaultAbTest());
 }

@@ -11,7 +11,7 @@
 import type * as Y from 'yjs';
 import { DocumentKind } from './names.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { migrateMessageToVariants } from './messageDoc.ts';
+import { migrateMessageAbTest, migrateMessageConversion, migrateMessageToVariants } from './messageDoc.ts';
 import { migrateSegmentListsToSets } from './segmentDoc.ts';
 
 export interface DocMigration {
@@ -26,7 +26,7 @@ const stampOnly: DocMigration = { to: 1, up: () => undefined };
 export const DOC_MIGRATIONS: DocMigrations = {
   journey: [stampOnly],
   segment: [stampOnly, { to: 2, up: migrateSegmentListsToSets }],
-  message: [stampOnly, { to: 2, up: migrateMessageToVariants }],
+  message: [stampOnly, { to: 2, up: migrateMessageToVariants }, { to: 3, up: migrateMessageConversion }, { to: 4, up: migrateMessageAbTest }],
 };
 
 export type MigrateResult =

@@ -5,7 +5,7 @@
  *   (stepId → {x, y}, written when a drag ends; live dragging travels as awareness);
  * - segment: `nodes` (key → Y.Map of a group or condition; a group's `children` a Y.Array of keys,
  *   a condition's `multiSelect` a Y.Array of values merged as a set, since version 2);
- * - message (version 2, messageDoc.ts): `settings` (setting → value), `languages` (language →
+ * - message (version 4, messageDoc.ts; 3 added the `conversion` setting, 4 `abTest`): `settings` (setting → value), `languages` (language →
  *   position), `variants` (id → Y.Map), `content` (`<variantId>/<language>` → Y.Map of fields, the
  *   long texts as Y.Text).
  */
@@ -32,7 +32,7 @@ export const META_KEYS = {
 } as const satisfies Record<DocumentKind, readonly string[]>;
 
 /** The schema version this code writes, per kind. Older documents are migrated on load. */
-export const SCHEMA_VERSION = { journey: 1, segment: 2, message: 2 } as const satisfies Record<DocumentKind, number>;
+export const SCHEMA_VERSION = { journey: 1, segment: 2, message: 4 } as const satisfies Record<DocumentKind, number>;
 
 /** Largest live update (one edit, sent as it is made) the sync server accepts in one message. */
 export const MAX_UPDATE_BYTES = 512 * 1024;

@@ -9,7 +9,7 @@
  * provider to delete has no credentials (or is not a provider).
  */
 import { z } from 'zod';
-import { ApnsCredentialsInput, FcmCredentialsInput, PushCredential } from '../schemas/pushCredentials.ts';
+import { ApnsCredentialsInput, FcmCredentialsInput, PushCredential, PushRateLimitInput } from '../schemas/pushCredentials.ts';
 import { ep, none } from './define.ts';
 
 const VIEW = 'route:/user/app' as const;
@@ -24,6 +24,10 @@ export const pushCredentialEndpoints = {
   putFcmCredentials: ep({
     method: 'PUT', path: '/apps/:appId/push-credentials/fcm', auth: EDIT, request: FcmCredentialsInput, response: { credential: PushCredential },
     summary: "Set or replace the FCM credentials from a Google service-account JSON file (its project, client e-mail and private key); not a service account: 10001 on serviceAccount",
+  }),
+  setPushRateLimit: ep({
+    method: 'PUT', path: '/apps/:appId/push-credentials/:provider/rate', auth: EDIT, request: PushRateLimitInput, response: { credential: PushCredential },
+    summary: 'Set (or clear, with null) the sending limit of one provider\'s credentials: notifications a second, shared by every delivery worker; 10 when the provider has no credentials',
   }),
   deletePushCredentials: ep({ method: 'DELETE', path: '/apps/:appId/push-credentials/:provider', summary: 'Delete the credentials of one provider (apns or fcm): the app then sends no push through it', auth: EDIT, response: none }),
 } as const;

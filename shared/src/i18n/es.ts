@@ -10,12 +10,15 @@ import { segmentsEs } from './segments/es.ts';
 import { importsEs } from './imports/es.ts';
 import { homeEs } from './home/es.ts';
 import { messagesEs } from './messages/es.ts';
+import { messageAnalyticsEs } from './messageAnalytics/es.ts';
 import { webPluginEs } from './webPlugin/es.ts';
 import { messageEditorEs } from './messageEditor/es.ts';
 import { messageSettingsEs } from './messageSettings/es.ts';
 import { messageWhatIfEs } from './messageWhatIf/es.ts';
 import { mailProvidersEs } from './mailProviders/es.ts';
 import { pushCredentialsEs } from './pushCredentials/es.ts';
+import { webPushEs } from './webPush/es.ts';
+import { abAnalysisEs } from './abAnalysis/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -29,10 +32,13 @@ export const es: Catalogue = {
   ...importsEs,
   ...homeEs,
   ...messagesEs,
+  ...messageAnalyticsEs,
   ...webPluginEs,
   ...messageEditorEs,
   ...messageSettingsEs,
   ...messageWhatIfEs,
   ...mailProvidersEs,
   ...pushCredentialsEs,
+  ...webPushEs,
+  ...abAnalysisEs,
 };

@@ -11,12 +11,15 @@ import { segmentsTo } from './segments/to.ts';
 import { importsTo } from './imports/to.ts';
 import { homeTo } from './home/to.ts';
 import { messagesTo } from './messages/to.ts';
+import { messageAnalyticsTo } from './messageAnalytics/to.ts';
 import { webPluginTo } from './webPlugin/to.ts';
 import { messageEditorTo } from './messageEditor/to.ts';
 import { messageSettingsTo } from './messageSettings/to.ts';
 import { messageWhatIfTo } from './messageWhatIf/to.ts';
 import { mailProvidersTo } from './mailProviders/to.ts';
 import { pushCredentialsTo } from './pushCredentials/to.ts';
+import { webPushTo } from './webPush/to.ts';
+import { abAnalysisTo } from './abAnalysis/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -28,10 +31,13 @@ export const to: DeepPartial<Catalogue> = {
   ...importsTo,
   ...homeTo,
   ...messagesTo,
+  ...messageAnalyticsTo,
   ...webPluginTo,
   ...messageEditorTo,
   ...messageSettingsTo,
   ...messageWhatIfTo,
   ...mailProvidersTo,
   ...pushCredentialsTo,
+  ...webPushTo,
+  ...abAnalysisTo,
 };

@@ -16,7 +16,7 @@ export interface DraftChange {
   after: unknown;
 }
 
-const SETTINGS = ['name', 'type', 'origin', 'languages', 'defaultLanguage', 'parameters', 'target', 'schedule', 'delivery'] as const;
+const SETTINGS = ['name', 'type', 'origin', 'languages', 'defaultLanguage', 'parameters', 'target', 'schedule', 'delivery', 'conversion', 'abTest'] as const;
 
 function contentChanges(prefix: string, before: MessageContent | undefined, after: MessageContent | undefined, out: DraftChange[]): void {
   if (!before || !after) {

@@ -18,6 +18,8 @@
  */
 import { z } from 'zod';
 import { CommunicationType, MessageContent, createMessageContent } from './model.ts';
+import { MessageConversion, defaultConversion } from './conversion.ts';
+import { AbTestSettings, defaultAbTest } from './abTest.ts';
 
 export const MessageOrigin = z.enum(['classic', 'automaticRule', 'automaticJourney']);
 export type MessageOrigin = z.infer<typeof MessageOrigin>;
@@ -98,6 +100,10 @@ export const MessageDraft = z.object({
   target: MessageTarget,
   schedule: MessageSchedule,
   delivery: MessageDelivery,
+  /** The conversion goal and window (conversion.ts); drafts and versions from before it read the default. */
+  conversion: MessageConversion.default(defaultConversion),
+  /** An A/B test's test portion (abTest.ts); drafts and versions from before it read the default (everyone). */
+  abTest: AbTestSettings.default(defaultAbTest),
 });
 export type MessageDraft = z.infer<typeof MessageDraft>;
 
@@ -137,5 +143,7 @@ export function createMessageDraft(type: CommunicationType, origin: MessageOrigi
     target: { kind: 'none' },
     schedule: { kind: 'now' },
     delivery: { frequencyCap: null, quietHours: null },
+    conversion: defaultConversion(),
+    abTest: defaultAbTest(),
   };
 }

@@ -32,6 +32,8 @@
  *   fills the outbox and is Ready (waiting for a send window: quiet hours, local-time waves),
  *   Sending while workers send, then Finished, or Active when it stays live between sends
  *   (recurring schedules and in-app messages) until it ends.
+ *   An A/B test that held people back runs once more when its winner is sent to them (`winnerSent`:
+ *   Finished to Processing, then the same moves to Finished).
  * - **delete** keeps the message for history (status Deleted); a running message is paused first.
  *   Nothing leaves Deleted: no action applies to it (its history stays readable).
  * - **clone** (a new Draft from this one) and **assign** (change the owner) leave the status as it
@@ -54,7 +56,7 @@ export type MessageAction = z.infer<typeof MessageAction>;
 export const MESSAGE_ACTIONS = MessageAction.options;
 
 /** What the delivery pipeline reports. */
-export const SystemEvent = z.enum(['scheduleReached', 'processed', 'sendStarted', 'sendDone', 'nextOccurrence', 'ended', 'testDone']);
+export const SystemEvent = z.enum(['scheduleReached', 'processed', 'sendStarted', 'sendDone', 'nextOccurrence', 'ended', 'testDone', 'winnerSent']);
 export type SystemEvent = z.infer<typeof SystemEvent>;
 
 /** Running statuses: the pipeline holds the message; pause stops it, delete and draft wait for that. */
@@ -158,6 +160,10 @@ export function afterSystemEvent(from: CommunicationStatus, event: SystemEvent, 
       return from === 'Active' || from === 'Scheduled' ? 'Finished' : null;
     case 'testDone':
       return from === 'Testing' ? 'Draft' : null;
+    // An A/B test's winner sent to the people its test held back (abTest.ts): a finished message
+    // runs again for that one follow-up run, and finishes again when it is done.
+    case 'winnerSent':
+      return from === 'Finished' ? 'Processing' : null;
   }
 }
 

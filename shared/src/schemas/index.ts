@@ -13,3 +13,4 @@ export * from './behaviour.ts';
 export * from './segments.ts';
 export * from './imports.ts';
 export * from './home.ts';
+export * from './messageAnalytics.ts';

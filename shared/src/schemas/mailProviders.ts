@@ -39,6 +39,8 @@ export const MailProviderInput = z.object({
   password: z.string().min(1, 'Required').max(1024).optional(),
   senderName: z.string().trim().min(1, 'Required').max(120),
   senderEmail: Email,
+  /** At most this many e-mails a second through this server (its own limit, a plan's quota); null: no limit. */
+  ratePerSecond: z.number().int().min(1).max(100_000).nullable().default(null),
 });
 export type MailProviderInput = z.infer<typeof MailProviderInput>;
 
@@ -53,6 +55,7 @@ export const MailProvider = z.object({
   hasPassword: z.boolean(),
   senderName: z.string(),
   senderEmail: z.string(),
+  ratePerSecond: z.number().int().nullable(),
   active: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -161,10 +161,10 @@ export const DeliveryCounts = z.object({
 });
 export type DeliveryCounts = z.infer<typeof DeliveryCounts>;
 
-/** One run of a message: the live send of an approved version, or a test send to the test devices. */
+/** One run of a message: the live send of an approved version, a test send to the test devices, or an A/B test's winner sent to the people its test held back. */
 export const DeliveryRun = z.object({
   id: Uuid,
-  kind: z.enum(['live', 'test']),
+  kind: z.enum(['live', 'test', 'winner']),
   /** resolving: people are still being added to the outbox; sending: all are in; finished: nothing is waiting. */
   state: z.enum(['resolving', 'sending', 'finished']),
   version: z.number().int().nullable(),
@@ -175,6 +175,10 @@ export const DeliveryRun = z.object({
   problems: z.array(z.object({ status: z.enum(['queued', 'failed', 'retired', 'skipped']), reason: z.string(), count: z.number().int() })),
   /** When the next waiting row is due (null: none waits). */
   nextAt: Time.nullable(),
+  /** A recurring schedule's occurrence (0: the first; every other run is 0). */
+  occurrence: z.number().int(),
+  /** When the run starts resolving its audience (its schedule's first send in the earliest zone). */
+  startsAt: Time,
   createdAt: Time,
   finishedAt: Time.nullable(),
 });

@@ -74,15 +74,22 @@ export const PushCredential = z.discriminatedUnion('provider', [
   z.object({
     provider: z.literal('apns'),
     settings: z.object({ keyId: z.string(), teamId: z.string(), bundleId: z.string(), environment: ApnsEnvironment, endpoint: z.string().optional() }),
+    /** Sends a second through this provider at most (null: no limit); see PushRateLimitInput. */
+    ratePerSecond: z.number().int().nullable(),
     updatedAt: z.string(),
   }),
   z.object({
     provider: z.literal('fcm'),
     settings: z.object({ projectId: z.string(), clientEmail: z.string(), endpoint: z.string().optional() }),
+    ratePerSecond: z.number().int().nullable(),
     updatedAt: z.string(),
   }),
 ]);
 export type PushCredential = z.infer<typeof PushCredential>;
+
+/** A provider's sending limit: notifications a second from every worker together (a plan's quota, a proxy's limit); null: none. */
+export const PushRateLimitInput = z.object({ ratePerSecond: z.number().int().min(1).max(100_000).nullable() });
+export type PushRateLimitInput = z.infer<typeof PushRateLimitInput>;
 
 /** Why a save was refused, per field (`FieldIssue.message`), for the screen to say in the person's language. */
 export const PushCredentialIssue = z.enum([

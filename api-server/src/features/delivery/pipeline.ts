@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/pool.ts';
 import type { NetPolicy } from '../../net/index.ts';
 import type { LiveDocReader } from '../documents/liveDocs.ts';
+import { pruneRateWindows } from './rateLimit.ts';
 import { resolveNextPage } from './resolve.ts';
 import { SenderCache, finishRuns, sendDueBatch } from './send.ts';
 
@@ -42,6 +43,7 @@ export function startDelivery(deps: DeliveryDeps, opts: { intervalMs?: number; n
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
   let again = false;
+  let pruned = 0;
 
   async function tick(): Promise<void> {
     for (let n = 0; n < MAX_STEPS && !stopped; n++) {
@@ -51,6 +53,10 @@ export function startDelivery(deps: DeliveryDeps, opts: { intervalMs?: number; n
       if (!resolved && sent === 0) break;
     }
     if (!stopped) await finishRuns(deps.db, deps.log);
+    if (!stopped && Date.now() - pruned > 60_000) {
+      pruned = Date.now();
+      await pruneRateWindows(deps.db, new Date());
+    }
   }
 
   function schedule(delay: number) {

@@ -21,13 +21,15 @@ describe('who gets what', () => {
     expect(variantFor(d.variants, 30).id).toBe('b');
   });
 
-  it('sends e-mail and push through the outbox, not in-app (the SDK fetches those)', () => {
+  it('writes every channel to the outbox: e-mail and push to send, in-app types and native ads for the SDK to fetch', () => {
     const email = createMessageDraft('email');
     expect(channelOfVariant(email, email.variants[0]!)).toBe('email');
     const push = createMessageDraft('push');
     expect(channelOfVariant(push, push.variants[0]!)).toBe('push');
     const banner = createMessageDraft('banner');
-    expect(channelOfVariant(banner, banner.variants[0]!)).toBeNull();
+    expect(channelOfVariant(banner, banner.variants[0]!)).toBe('inApp');
+    const ad = createMessageDraft('native_ad');
+    expect(channelOfVariant(ad, ad.variants[0]!)).toBe('inApp');
   });
 
   it('picks the person\'s language when the message has it, its base language, else the default', () => {

@@ -7,8 +7,13 @@ import { createHash } from 'node:crypto';
 import type { MessageDraft, MessageVariant } from '@gd/shared';
 import { channelOf } from '@gd/shared/schemas/messageWhatIf';
 
-/** The channels the outbox sends on; in-app messages are fetched by the SDK instead. */
-export type OutboxChannel = 'email' | 'push';
+/**
+ * The channels of outbox rows. E-mail and push rows are sent by the workers (send.ts); in-app rows
+ * (in-app types and native ads) wait, 'queued', to be fetched by the person's SDK
+ * (features/sdkMessages: eligibility.ts has the decision), so targeting, the variant draw and
+ * idempotency are the same for every channel.
+ */
+export type OutboxChannel = 'email' | 'push' | 'inApp';
 
 /** A bucket 0..99 from the run and the person (SHA-256: stable across processes and versions). */
 export function bucketOf(sendId: string, personId: string): number {
@@ -32,7 +37,7 @@ export function variantFor(variants: readonly MessageVariant[], bucket: number):
 export function channelOfVariant(draft: MessageDraft, variant: MessageVariant): OutboxChannel | null {
   const type = draft.type === 'test_ab' ? (variant.content[draft.defaultLanguage]?.type ?? Object.values(variant.content)[0]?.type) : draft.type;
   const channel = type ? channelOf(type) : null;
-  return channel === 'email' || channel === 'push' ? channel : null;
+  return channel === 'email' || channel === 'push' || channel === 'inApp' ? channel : null;
 }
 
 /** The person's language when the message has content in it, else the message's default language. */
@@ -53,3 +58,31 @@ export function languageFor(draft: MessageDraft, personLanguage: string | null):
  */
 export const idempotencyKey = (sendId: string, personId: string, channel: OutboxChannel, address: string): string =>
   `${sendId}:${personId.padStart(19, '0')}:${channel}:${createHash('sha256').update(address).digest('base64url').slice(0, 22)}`;
+
+/** The address of an in-app row: the person's SDK fetches it, so there is one row per person. */
+export const IN_APP_ADDRESS = '-';
+/** A test run's in-app rows are offered to the test devices for at most this long (a test is not a campaign). */
+export const TEST_IN_APP_SECONDS = 24 * 3600;
+
+/**
+ * When an in-app row stops being offered: its content's `life` (seconds after it became
+ * available, the variant's longest over its languages) from `runAt`; null: never (until the
+ * message is paused or finished). A test's rows expire within TEST_IN_APP_SECONDS.
+ */
+export function inAppExpiry(variant: MessageVariant, runAt: Date, test: boolean): Date | null {
+  const lives = Object.values(variant.content).map((c) => c.life);
+  const life = lives.length && lives.every((l) => l !== null && l > 0) ? Math.max(...lives.map((l) => l ?? 0)) : null;
+  const seconds = test ? Math.min(life ?? TEST_IN_APP_SECONDS, TEST_IN_APP_SECONDS) : life;
+  return seconds === null ? null : new Date(runAt.getTime() + seconds * 1000);
+}
+
+/**
+ * An A/B test's test portion (shared message/abTest.ts): a draw per live run and person, apart from
+ * the variant's draw, so the portion holds every variant in its share. The winner run draws with
+ * the live run's id too, and so names exactly the people the live run held back.
+ */
+export const portionBucketOf = (liveRunId: string, personId: string): number => bucketOf(`${liveRunId}:portion`, personId);
+
+/** Whether the person is in the test portion of the live run (always, at 100%). */
+export const inTestPortion = (liveRunId: string, personId: string, testPercent: number): boolean =>
+  testPercent >= 100 || portionBucketOf(liveRunId, personId) < testPercent;

@@ -1,16 +1,17 @@
 /** The runs of one message as the message screen shows them: counts per outcome and the reasons of the rest. */
 import type { DeliveryRun } from '@gd/shared/schemas/messages';
+import type { MessageInteractionCounts } from '@gd/shared/schemas/sdkMessages';
 import type { Queryable } from '../../db/pool.ts';
 
-/** A failure's reason without what varies per row (an address, a server's queue id): "550: No such user". */
-const REASON = `left(regexp_replace(coalesce(o.error, ''), '<[^>]*>|[[:alnum:]._%+-]+@[[:alnum:].-]+', '…', 'g'), 160)`;
+/** A failure's reason without what varies per row (an address, a server's queue id): "550: No such user". Message analytics words fails alike. */
+export const REASON = `left(regexp_replace(coalesce(o.error, ''), '<[^>]*>|[[:alnum:]._%+-]+@[[:alnum:].-]+', '…', 'g'), 160)`;
 
 export async function deliveryRuns(db: Queryable, messageId: string): Promise<DeliveryRun[]> {
   const { rows } = await db.query<{
-    id: string; kind: 'live' | 'test'; state: DeliveryRun['state']; version: number | null; recipients: number; created_at: Date; finished_at: Date | null;
-    counts: DeliveryRun['counts'] | null; next_at: Date | null; problems: DeliveryRun['problems'] | null;
+    id: string; kind: 'live' | 'test' | 'winner'; state: DeliveryRun['state']; version: number | null; recipients: number; created_at: Date; finished_at: Date | null;
+    counts: DeliveryRun['counts'] | null; next_at: Date | null; problems: DeliveryRun['problems'] | null; occurrence: number; not_before: Date;
   }>(
-    `SELECT s.id, s.kind, s.state, s.version, s.resolved AS recipients, s.created_at, s.finished_at,
+    `SELECT s.id, s.kind, s.state, s.version, s.resolved AS recipients, s.created_at, s.finished_at, s.occurrence, s.not_before,
             (SELECT json_build_object(
                       'queued', count(*) FILTER (WHERE o.status = 'queued'), 'sent', count(*) FILTER (WHERE o.status = 'sent'),
                       'failed', count(*) FILTER (WHERE o.status = 'failed'), 'retired', count(*) FILTER (WHERE o.status = 'retired'),
@@ -23,11 +24,23 @@ export async function deliveryRuns(db: Queryable, messageId: string): Promise<De
        FROM message_sends s WHERE s.message_id = $1 ORDER BY s.created_at DESC LIMIT 20`,
     [messageId]);
   return rows.map((r) => ({
-    id: r.id, kind: r.kind, state: r.state, version: r.version, recipients: r.recipients,
+    id: r.id, kind: r.kind, state: r.state, version: r.version, recipients: r.recipients, occurrence: r.occurrence,
+    startsAt: r.not_before.toISOString(),
     counts: r.counts ?? { queued: 0, sent: 0, failed: 0, retired: 0, skipped: 0 },
     problems: r.problems ?? [],
     nextAt: r.next_at?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
     finishedAt: r.finished_at?.toISOString() ?? null,
   }));
+}
+
+/** The message's interactions per kind (SDK and e-mail tracking), and its coupon redemptions. */
+export async function interactionCounts(db: Queryable, appId: string, messageId: string): Promise<MessageInteractionCounts> {
+  const { rows } = await db.query<{ kind: keyof MessageInteractionCounts; n: number }>(
+    `SELECT kind, count(*)::int AS n FROM message_interactions WHERE app_id = $1 AND message_id = $2 GROUP BY kind
+     UNION ALL SELECT 'redeem', count(*)::int FROM message_redemptions WHERE message_id = $2::uuid`,
+    [appId, messageId]);
+  const counts: MessageInteractionCounts = { impression: 0, click: 0, open: 0, dismissed_click: 0, redeem: 0 };
+  for (const r of rows) counts[r.kind] = r.n;
+  return counts;
 }

@@ -9,7 +9,7 @@
  * idempotency keys), and the audience is never in memory. Sending starts as soon as the first page
  * is in; when the last page is written the message moves Processing → Ready → Sending.
  */
-import type { MessageDraft, MessageOrigin } from '@gd/shared';
+import { abTestOf, type MessageDraft, type MessageOrigin } from '@gd/shared';
 import { afterSystemEvent, type CommunicationStatus, type SystemEvent } from '@gd/shared/message/lifecycle';
 import { tx, type Db, type DbClient, type Queryable } from '../../db/pool.ts';
 import { isUuid } from '../../http/validate.ts';
@@ -18,8 +18,8 @@ import { recordEvent, setStatus } from '../messages/repository.ts';
 import { audienceTarget, segmentTarget, testDevicesTarget, type TargetSql } from '../messageWhatIf/whatIf.ts';
 import { compileFor, readSegmentDocument } from '../segments/definition.ts';
 import * as segments from '../segments/repository.ts';
-import { bucketOf, channelOfVariant, idempotencyKey, languageFor, variantFor } from './plan.ts';
-import { earliestSendAt, sendTimeFor, zoneOf } from './timing.ts';
+import { IN_APP_ADDRESS, bucketOf, channelOfVariant, idempotencyKey, inAppExpiry, inTestPortion, languageFor, variantFor } from './plan.ts';
+import { earliestSendAt, scheduleOfRun, sendTimeFor, zoneOf } from './timing.ts';
 
 /** People per page: large enough that per-statement costs fade (5,000: 16% faster than 1,000), small enough to stay a short transaction. */
 export const RESOLVE_PAGE = 5000;
@@ -27,8 +27,12 @@ export const RESOLVE_PAGE = 5000;
 export const RESOLVE_LEASE_SECONDS = 30;
 
 export interface SendRun {
-  id: string; account_id: string; app_id: string; message_id: string; version: number | null; kind: 'live' | 'test';
+  id: string; account_id: string; app_id: string; message_id: string; version: number | null; kind: 'live' | 'test' | 'winner';
+  /** A winner run's live run (migration 024), whose draw decides who was held back. */
+  parent_id: string | null;
   origin: MessageOrigin; state: 'resolving' | 'sending' | 'finished'; cursor: string; resolved: number; definition: MessageDraft;
+  /** A recurring schedule's occurrence this run sends (0: the first, and every other schedule's one run). */
+  occurrence: number;
 }
 
 /**
@@ -42,7 +46,7 @@ export async function startLiveRun(db: Queryable, m: { accountId: string; appId:
   const notBefore = earliestSendAt(definition.schedule, m.appTimeZone, m.now ?? new Date());
   await db.query(
     `INSERT INTO message_sends (account_id, app_id, message_id, version, definition, kind, origin, not_before, created_by)
-     VALUES ($1, $2, $3, $4, $5, 'live', $6, $7, $8) ON CONFLICT (message_id, version) WHERE kind = 'live' DO NOTHING`,
+     VALUES ($1, $2, $3, $4, $5, 'live', $6, $7, $8) ON CONFLICT (message_id, version, occurrence) WHERE kind = 'live' DO NOTHING`,
     [m.accountId, m.appId, m.messageId, m.version, definition, m.origin, notBefore, m.userId]);
 }
 
@@ -102,9 +106,9 @@ async function claimRun(db: Queryable, workerId: string, now: Date, leaseSeconds
     `UPDATE message_sends SET locked_by = $1, locked_until = now() + make_interval(secs => $2)
       WHERE id = (SELECT s.id FROM message_sends s JOIN messages m ON m.id = s.message_id
                    WHERE s.state = 'resolving' AND s.not_before <= $3 AND (s.locked_until IS NULL OR s.locked_until < now())
-                     AND (s.kind = 'test' OR m.status IN ('Scheduled', 'Processing'))
+                     AND (s.kind = 'test' OR m.status IN ('Scheduled', 'Processing', 'Active'))
                    ORDER BY s.created_at LIMIT 1 FOR UPDATE OF s SKIP LOCKED)
-      RETURNING id, account_id, app_id, message_id, version, kind, origin, state, cursor::text, resolved, definition`,
+      RETURNING id, account_id, app_id, message_id, version, kind, origin, state, cursor::text, resolved, definition, parent_id, occurrence`,
     [workerId, leaseSeconds, now]);
   return rows[0];
 }
@@ -123,21 +127,22 @@ export async function resolveNextPage(deps: { db: Db; liveDocs?: LiveDocReader |
   const target = await targetOf(deps.db, deps.liveDocs, run, definition);
   const pageSize = opts.pageSize ?? RESOLVE_PAGE;
   await tx(deps.db, async (client) => {
-    // The message reached its time: Scheduled → Processing.
-    if (run.kind === 'live') await applySystemEvent(client, run.message_id, ['scheduleReached']);
+    // The message reached its time: Scheduled → Processing, or a recurring message's next occurrence: Active → Processing.
+    if (run.kind !== 'test') await applySystemEvent(client, run.message_id, ['scheduleReached', 'nextOccurrence']);
     const people = target ? await pageOf(client, target, run.cursor, pageSize) : [];
-    const written = await writePage(client, run, definition, people, appZone, now);
+    const { included, heldBack } = testPortionOf(run, definition, people);
+    const written = await writePage(client, run, definition, included, appZone, now);
     const last = people.at(-1)?.id ?? run.cursor;
     const done = people.length < pageSize;
     // The lease ends with the page: the next page goes to whichever worker claims the run next.
     const { rowCount } = await client.query(
-      `UPDATE message_sends SET cursor = $3, resolved = resolved + $4, state = CASE WHEN $5 THEN 'sending' ELSE state END,
+      `UPDATE message_sends SET cursor = $3, resolved = resolved + $4, held_back = held_back + $6, state = CASE WHEN $5 THEN 'sending' ELSE state END,
               resolved_at = CASE WHEN $5 THEN now() ELSE resolved_at END, locked_by = NULL, locked_until = NULL
         WHERE id = $1 AND locked_by = $2 AND state = 'resolving'`,
-      [run.id, workerId, last, written, done]);
+      [run.id, workerId, last, written, done, heldBack]);
     // Another worker took the run over (this one stalled past its lease): its page wins.
     if (rowCount !== 1) throw new LeaseLost();
-    if (done && run.kind === 'live') await applySystemEvent(client, run.message_id, ['processed', 'sendStarted']);
+    if (done && run.kind !== 'test') await applySystemEvent(client, run.message_id, ['processed', 'sendStarted']);
   }).catch((error: unknown) => {
     if (!(error instanceof LeaseLost)) throw error;
   });
@@ -145,6 +150,20 @@ export async function resolveNextPage(deps: { db: Db; liveDocs?: LiveDocReader |
 }
 
 class LeaseLost extends Error {}
+
+/**
+ * An A/B test's hold-out (shared message/abTest.ts): a live run writes only the people of its test
+ * portion and counts the others; a winner run writes only those others (its definition holds only
+ * the winning variant). Every other run writes everyone.
+ */
+function testPortionOf<P extends { id: string }>(run: Pick<SendRun, 'id' | 'kind' | 'parent_id'>, definition: MessageDraft, people: readonly P[]): { included: readonly P[]; heldBack: number } {
+  const { testPercent } = abTestOf(definition);
+  if (definition.type !== 'test_ab' || testPercent >= 100 || run.kind === 'test') return { included: people, heldBack: 0 };
+  const liveRunId = run.kind === 'winner' ? run.parent_id : run.id;
+  if (!liveRunId) throw new Error(`winner run ${run.id} has no live run`);
+  const inPortion = people.filter((p) => inTestPortion(liveRunId, p.id, testPercent) === (run.kind === 'live'));
+  return { included: inPortion, heldBack: run.kind === 'live' ? people.length - inPortion.length : 0 };
+}
 
 async function pageOf(db: DbClient, target: TargetSql, cursor: string, size: number): Promise<PagePerson[]> {
   if (target.audienceId) {
@@ -177,33 +196,38 @@ async function writePage(db: DbClient, run: SendRun, definition: MessageDraft, p
     [run.app_id, people.map((p) => (p.email ?? '').toLowerCase()).filter(Boolean)])).rows.map((r) => r.email) : []);
   const tokens = new Map<string, { token: string; os: string | null }[]>();
   const devices = channels.has('push') ? (await db.query<{ person_id: string; push_token: string; os: string | null }>(
-    `SELECT person_id::text, push_token, os FROM devices WHERE app_id = $1 AND person_id = ANY($2::bigint[]) AND push_token <> '' AND push_enabled IS TRUE ORDER BY id`,
+    // A browser's subscription (migration 025) goes out as web push: platform 'web'.
+    `SELECT person_id::text, push_token, CASE WHEN web_push->>'endpoint' = push_token THEN 'web' ELSE os END AS os FROM devices WHERE app_id = $1 AND person_id = ANY($2::bigint[]) AND push_token <> '' AND push_enabled IS TRUE ORDER BY id`,
     [run.app_id, people.map((p) => p.id)])).rows : [];
   for (const d of devices) tokens.set(d.person_id, [...(tokens.get(d.person_id) ?? []), { token: d.push_token, os: d.os }]);
   const zones = new Map<string | null, string>();
-  const cols = { person: [] as string[], channel: [] as string[], address: [] as string[], platform: [] as (string | null)[], variant: [] as string[], language: [] as string[], zone: [] as string[], key: [] as string[], runAt: [] as Date[] };
+  const cols = { person: [] as string[], channel: [] as string[], address: [] as string[], platform: [] as (string | null)[], variant: [] as string[], language: [] as string[], zone: [] as string[], key: [] as string[], runAt: [] as Date[], expires: [] as (Date | null)[] };
   for (const p of people) {
     const variant = variantFor(definition.variants, bucketOf(run.id, p.id));
     const channel = channelOfVariant(definition, variant);
     if (!channel) continue;
     const email = (p.email ?? '').trim().toLowerCase();
-    const addresses = channel === 'email' ? (email && !suppressed.has(email) ? [{ token: email, os: null }] : []) : (tokens.get(p.id) ?? []);
+    const addresses = channel === 'email' ? (email && !suppressed.has(email) ? [{ token: email, os: null }] : [])
+      // In-app rows wait for the person's SDK to fetch them (sdkMessages/eligibility.ts): one per person.
+      : channel === 'inApp' ? [{ token: IN_APP_ADDRESS, os: null }]
+        : (tokens.get(p.id) ?? []);
     const zone = zones.get(p.time_zone) ?? zoneOf(p.time_zone, appZone);
     zones.set(p.time_zone, zone);
     // Test sends go at once and are not held by quiet hours.
-    const runAt = run.kind === 'test' ? now : sendTimeFor({ schedule: definition.schedule, delivery: definition.delivery, personZone: p.time_zone, appZone, now });
+    const runAt = run.kind === 'test' ? now : sendTimeFor({ schedule: scheduleOfRun(definition.schedule, run.occurrence), delivery: definition.delivery, personZone: p.time_zone, appZone, now });
     for (const { token: address, os } of addresses) {
       cols.person.push(p.id); cols.channel.push(channel); cols.address.push(address); cols.platform.push(os); cols.variant.push(variant.id);
       cols.language.push(languageFor(definition, p.language)); cols.zone.push(zone); cols.key.push(idempotencyKey(run.id, p.id, channel, address)); cols.runAt.push(runAt);
+      cols.expires.push(channel === 'inApp' ? inAppExpiry(variant, runAt, run.kind === 'test') : null);
     }
   }
   if (cols.person.length === 0) return 0;
   const { rowCount } = await db.query(
-    `INSERT INTO message_outbox (send_id, app_id, message_id, person_id, channel, address, platform, variant_id, language, time_zone, test, idempotency_key, run_at)
-     SELECT $1, $2, $3, x.person, x.channel, x.address, x.platform, x.variant, x.language, x.zone, $4, x.key, x.run_at
-       FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[])
-            AS x(person, channel, address, platform, variant, language, zone, key, run_at)
+    `INSERT INTO message_outbox (send_id, app_id, message_id, person_id, channel, address, platform, variant_id, language, time_zone, test, idempotency_key, run_at, expires_at)
+     SELECT $1, $2, $3, x.person, x.channel, x.address, x.platform, x.variant, x.language, x.zone, $4, x.key, x.run_at, x.expires_at
+       FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::timestamptz[])
+            AS x(person, channel, address, platform, variant, language, zone, key, run_at, expires_at)
      ON CONFLICT (idempotency_key) DO NOTHING`,
-    [run.id, run.app_id, run.message_id, run.kind === 'test', cols.person, cols.channel, cols.address, cols.platform, cols.variant, cols.language, cols.zone, cols.key, cols.runAt]);
+    [run.id, run.app_id, run.message_id, run.kind === 'test', cols.person, cols.channel, cols.address, cols.platform, cols.variant, cols.language, cols.zone, cols.key, cols.runAt, cols.expires]);
   return rowCount ?? 0;
 }

@@ -22,7 +22,7 @@
  *   which send through this outbox) is `skipped` with the reason. Test sends bypass caps.
  */
 import type { Logger } from 'pino';
-import type { MessageDraft } from '@gd/shared';
+import type { MessageDraft, MessageSchedule } from '@gd/shared';
 import { RUNNING_STATUSES } from '@gd/shared/message/lifecycle';
 import { createHash } from 'node:crypto';
 import { tx, type Db, type Queryable } from '../../db/pool.ts';
@@ -30,9 +30,12 @@ import { publicOnly, type NetPolicy } from '../../net/index.ts';
 import { activeMailTransport } from '../mailProviders/transport.ts';
 import { backoffMs } from './push/result.ts';
 import { loadPushClient } from './push/credentials.ts';
+import { WEB_PLATFORM, sendWebPushRow } from './push/webPush.ts';
+import type { PushResult } from './push/result.ts';
 import { contentFor, renderEmail, type EmailPerson } from './email.ts';
 import { applySystemEvent } from './resolve.ts';
-import { localDay } from './timing.ts';
+import { claimSends, windowOf } from './rateLimit.ts';
+import { localDay, nextOccurrence } from './timing.ts';
 
 /** Running statuses in which rows go out: all but Scheduled (its rows wait for the run to start). */
 const SENDING_STATUSES = RUNNING_STATUSES.filter((s) => s !== 'Scheduled');
@@ -66,7 +69,9 @@ type Outcome =
   | { status: 'failed'; reason: string }
   | { status: 'skipped'; reason: string }
   /** Not sent: its message was paused while the batch ran; back to the queue as it was. */
-  | { status: 'released' };
+  | { status: 'released' }
+  /** Not sent: its provider's rate limit is reached in this second; back to the queue for `until`, not an attempt. */
+  | { status: 'deferred'; until: Date };
 
 interface Run { account_id: string; definition: MessageDraft }
 
@@ -121,6 +126,19 @@ export class SenderCache {
     return value;
   }
 
+  private pushRates = new Map<string, { at: number; value: number | null }>();
+
+  /** The app's push provider's rate limit (sends a second; null: none), read again after 30 s. */
+  async pushRate(db: Queryable, appId: string, provider: 'apns' | 'fcm'): Promise<number | null> {
+    const key = `${appId}:${provider}`;
+    const cached = this.pushRates.get(key);
+    if (cached && Date.now() - cached.at < 30_000) return cached.value;
+    const { rows } = await db.query<{ rate_per_second: number | null }>('SELECT rate_per_second FROM app_push_credentials WHERE app_id = $1 AND provider = $2', [appId, provider]);
+    const value = rows[0]?.rate_per_second ?? null;
+    this.pushRates.set(key, { at: Date.now(), value });
+    return value;
+  }
+
   close(): void {
     for (const t of this.transports.values()) t.value?.transporter.close();
     this.transports.clear();
@@ -133,7 +151,7 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
   const { rows } = await db.query<OutboxRow>(
     `UPDATE message_outbox o SET locked_by = $1, locked_until = $3::timestamptz + make_interval(secs => $4), attempts = o.attempts + 1
       WHERE o.id IN (SELECT x.id FROM message_outbox x JOIN messages m ON m.id = x.message_id
-                      WHERE x.status = 'queued' AND x.run_at <= $3 AND (x.locked_until IS NULL OR x.locked_until < $3)
+                      WHERE x.status = 'queued' AND x.channel <> 'inApp' AND x.run_at <= $3 AND (x.locked_until IS NULL OR x.locked_until < $3)
                         AND (x.test OR m.status = ANY($5::text[]))
                       ORDER BY x.run_at, x.id LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
       RETURNING o.id::text, o.send_id, o.app_id, o.message_id, o.person_id::text, o.channel, o.address, o.platform, o.variant_id, o.language,
@@ -142,8 +160,12 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
   return rows;
 }
 
-/** Messages each person got on each channel during their current local day (for caps). */
-async function sentToday(db: Queryable, rows: readonly OutboxRow[], now: Date): Promise<Map<string, number>> {
+/**
+ * Messages each person got on each channel during their current local day (for caps), keyed
+ * `app:person:channel`. Also what the SDK's in-app endpoint counts (sdkMessages/eligibility.ts):
+ * an in-app row is 'sent' when first handed to the device, so one cap counts every channel alike.
+ */
+export async function sentToday(db: Queryable, rows: readonly Pick<OutboxRow, 'app_id' | 'person_id' | 'time_zone' | 'test'>[], now: Date): Promise<Map<string, number>> {
   const capped = rows.filter((r) => !r.test);
   const counts = new Map<string, number>();
   if (capped.length === 0) return counts;
@@ -206,7 +228,19 @@ function uuidOf(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** A push client's result as the row's outcome. */
+function pushOutcome(result: PushResult): Outcome {
+  switch (result.outcome) {
+    case 'sent': return { status: 'sent', providerId: result.providerId };
+    case 'retry': return { status: 'retry', reason: result.reason, retryAfterMs: result.retryAfterMs };
+    case 'retire': return { status: 'retired', reason: result.reason };
+    case 'failed': return { status: 'failed', reason: result.reason };
+  }
+}
+
 async function sendPush(deps: SenderDeps, cache: SenderCache, row: OutboxRow, run: Run): Promise<Outcome> {
+  // A browser's subscription: web push with the app's VAPID keys (push/webPush.ts).
+  if (row.platform === WEB_PLATFORM) return pushOutcome(await sendWebPushRow({ db: deps.db, secret: deps.secret, policy: deps.netPolicy ?? publicOnly() }, row, run.definition));
   const provider = /^ios$/i.test(row.platform ?? '') ? 'apns' : 'fcm';
   const loaded = await cache.pushClient(deps, row.app_id, provider);
   if (!loaded.ok) {
@@ -249,11 +283,16 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
 async function record(db: Queryable, workerId: string, rows: readonly OutboxRow[], outcomes: ReadonlyMap<string, Outcome>, now: Date): Promise<void> {
   const ids: string[] = [], statuses: string[] = [], errors: (string | null)[] = [], providers: (string | null)[] = [], runAts: (Date | null)[] = [];
   const released: string[] = [];
+  const deferred: { id: string; until: Date }[] = [];
   for (const row of rows) {
     const o = outcomes.get(row.id);
     if (!o) continue;
     if (o.status === 'released') {
       released.push(row.id);
+      continue;
+    }
+    if (o.status === 'deferred') {
+      deferred.push({ id: row.id, until: o.until });
       continue;
     }
     const exhausted = o.status === 'retry' && row.attempts >= MAX_ATTEMPTS;
@@ -265,6 +304,12 @@ async function record(db: Queryable, workerId: string, rows: readonly OutboxRow[
   }
   if (released.length) {
     await db.query('UPDATE message_outbox SET locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE id = ANY($2::bigint[]) AND locked_by = $1', [workerId, released]);
+  }
+  if (deferred.length) {
+    await db.query(
+      `UPDATE message_outbox o SET run_at = x.until, locked_by = NULL, locked_until = NULL, attempts = o.attempts - 1
+         FROM unnest($2::bigint[], $3::timestamptz[]) AS x(id, until) WHERE o.id = x.id AND o.locked_by = $1`,
+      [workerId, deferred.map((d) => d.id), deferred.map((d) => d.until)]);
   }
   if (ids.length === 0) return;
   await db.query(
@@ -278,7 +323,7 @@ async function record(db: Queryable, workerId: string, rows: readonly OutboxRow[
   const deadTokens = rows.filter((r) => r.channel === 'push' && outcomes.get(r.id)?.status === 'retired');
   if (deadTokens.length) {
     await db.query(
-      `UPDATE devices d SET push_token = NULL FROM unnest($1::uuid[], $2::text[]) AS x(app_id, token) WHERE d.app_id = x.app_id AND d.push_token = x.token`,
+      `UPDATE devices d SET push_token = NULL, web_push = NULL FROM unnest($1::uuid[], $2::text[]) AS x(app_id, token) WHERE d.app_id = x.app_id AND d.push_token = x.token`,
       [deadTokens.map((r) => r.app_id), deadTokens.map((r) => r.address)]);
   }
   // A mailbox that answered 5xx gets no more e-mail from the app.
@@ -287,6 +332,41 @@ async function record(db: Queryable, workerId: string, rows: readonly OutboxRow[
     await db.query(
       `INSERT INTO email_suppressions (app_id, email, reason) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
       [bounced.map((r) => r.app_id), bounced.map((r) => r.address), bounced.map(() => 'bounced')]);
+  }
+}
+
+/** The provider a row goes out through and its rate limit, or null when it has none. */
+async function limitOf(deps: SenderDeps, cache: SenderCache, row: OutboxRow, run: Run): Promise<{ key: string; perSecond: number } | null> {
+  if (row.channel === 'email') {
+    const mail = await cache.mail(deps, run.account_id).catch(() => null);
+    return mail?.ratePerSecond ? { key: `mail:${mail.providerId}`, perSecond: mail.ratePerSecond } : null;
+  }
+  if (row.channel === 'push' && row.platform !== 'web') {
+    const provider = /^ios$/i.test(row.platform ?? '') ? 'apns' : 'fcm';
+    const perSecond = await cache.pushRate(deps.db, row.app_id, provider);
+    return perSecond ? { key: `${provider}:${row.app_id}`, perSecond } : null;
+  }
+  return null;
+}
+
+/**
+ * Claims each provider's share of this second for the rows about to go through it (rateLimit.ts);
+ * the rows beyond it are deferred to the next second. Test sends count against the limit too: the
+ * provider does not know they are tests.
+ */
+async function applyRateLimits(deps: SenderDeps, cache: SenderCache, toSend: readonly { row: OutboxRow; run: Run }[], outcomes: Map<string, Outcome>, now: Date): Promise<void> {
+  const byProvider = new Map<string, { perSecond: number; rows: OutboxRow[] }>();
+  for (const { row, run } of toSend) {
+    const limit = await limitOf(deps, cache, row, run);
+    if (!limit) continue;
+    const group = byProvider.get(limit.key) ?? { perSecond: limit.perSecond, rows: [] };
+    group.rows.push(row);
+    byProvider.set(limit.key, group);
+  }
+  for (const [key, group] of byProvider) {
+    const granted = await claimSends(deps.db, key, group.perSecond, group.rows.length, now);
+    const until = windowOf(now).next;
+    for (const row of group.rows.slice(granted)) outcomes.set(row.id, { status: 'deferred', until });
   }
 }
 
@@ -316,7 +396,9 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
     if (!row.test) counts.set(key, (counts.get(key) ?? 0) + 1);
     toSend.push({ row, run });
   }
-  await inParallel(toSend, SEND_CONCURRENCY, async ({ row, run }) => {
+  await applyRateLimits(deps, cache, toSend, outcomes, now);
+  const granted = toSend.filter((t) => !outcomes.has(t.row.id));
+  await inParallel(granted, SEND_CONCURRENCY, async ({ row, run }) => {
     let outcome: Outcome;
     if (!row.test && !(await cache.stillRunning(deps.db, row.message_id))) {
       // Recorded with the rest below.
@@ -337,27 +419,45 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
     // (SEND_CONCURRENCY) accepted by the provider but not marked, which go again with their Message-ID.
     await record(deps.db, workerId, [row], outcomes, clock());
   });
-  // The rest: skipped by the cap, released by a pause.
-  const sending = new Set(toSend.map((t) => t.row.id));
+  // The rest: skipped by the cap, deferred by a rate limit, released by a pause.
+  const sending = new Set(granted.map((t) => t.row.id));
   await record(deps.db, workerId, rows.filter((r) => !sending.has(r.id) || outcomes.get(r.id)?.status === 'released'), outcomes, clock());
   return rows.length;
 }
 
 /**
  * Runs whose outbox has nothing queued any more are finished (the message moves Sending →
- * Finished; a test run moves Testing back to Draft); a paused message played again whose run was
+ * Finished; a test run moves Testing back to Draft); a live run's in-app rows count as waiting
+ * while they are on offer (until their `expires_at`; without a `life`, until the message is
+ * paused: an in-app message runs as long as it is shown); a paused message played again whose run was
  * already resolved moves straight back to Sending.
  */
 export async function finishRuns(db: Db, log: Logger): Promise<void> {
   const { rows: resumed } = await db.query<{ message_id: string }>(
-    `SELECT DISTINCT s.message_id FROM message_sends s JOIN messages m ON m.id = s.message_id WHERE s.kind = 'live' AND s.state = 'sending' AND m.status = 'Processing'`);
+    `SELECT DISTINCT s.message_id FROM message_sends s JOIN messages m ON m.id = s.message_id WHERE s.kind <> 'test' AND s.state = 'sending' AND m.status = 'Processing'`);
   for (const r of resumed) await tx(db, (c) => applySystemEvent(c, r.message_id, ['processed', 'sendStarted']));
-  const { rows } = await db.query<{ id: string; message_id: string; kind: 'live' | 'test'; definition_kind: string }>(
+  const { rows } = await db.query<{ id: string; message_id: string; kind: 'live' | 'test' | 'winner'; occurrence: number; schedule: MessageSchedule; app_zone: string | null }>(
     `UPDATE message_sends s SET state = 'finished', finished_at = now()
-      WHERE s.state = 'sending' AND NOT EXISTS (SELECT 1 FROM message_outbox o WHERE o.send_id = s.id AND o.status = 'queued')
-      RETURNING s.id, s.message_id, s.kind, s.definition->'schedule'->>'kind' AS definition_kind`);
+      WHERE s.state = 'sending' AND NOT EXISTS (
+              SELECT 1 FROM message_outbox o WHERE o.send_id = s.id
+                 AND ((o.status = 'queued' AND o.channel <> 'inApp')
+                      -- A live run's in-app rows keep it running while they are on offer (a test's do not: they expire on their own).
+                      OR (s.kind = 'live' AND o.channel = 'inApp' AND o.status IN ('queued', 'sent') AND (o.expires_at IS NULL OR o.expires_at > now()))))
+      RETURNING s.id, s.message_id, s.kind, s.occurrence, s.definition->'schedule' AS schedule,
+                (SELECT a.timezone FROM apps a WHERE a.id = s.app_id) AS app_zone`);
   for (const r of rows) {
-    await tx(db, (c) => applySystemEvent(c, r.message_id, r.kind === 'test' ? ['testDone'] : ['sendDone'], { staysLive: r.definition_kind === 'recurring' }));
-    log.info({ run: r.id, message: r.message_id, kind: r.kind }, 'message run finished');
+    // A recurring message's live run makes the run of its next occurrence, and the message stays Active until then.
+    const next = r.kind === 'live' ? nextOccurrence(r.schedule, r.occurrence, r.app_zone ?? 'UTC', new Date()) : null;
+    await tx(db, async (c) => {
+      if (next) {
+        await c.query(
+          `INSERT INTO message_sends (account_id, app_id, message_id, version, definition, kind, origin, not_before, created_by, occurrence)
+           SELECT account_id, app_id, message_id, version, definition, 'live', origin, $2, created_by, $3 FROM message_sends WHERE id = $1
+           ON CONFLICT (message_id, version, occurrence) WHERE kind = 'live' DO NOTHING`,
+          [r.id, next.notBefore, next.occurrence]);
+      }
+      await applySystemEvent(c, r.message_id, r.kind === 'test' ? ['testDone'] : ['sendDone'], { staysLive: next !== null });
+    });
+    log.info({ run: r.id, message: r.message_id, kind: r.kind, ...(next ? { nextOccurrence: next.occurrence, nextAt: next.notBefore.toISOString() } : {}) }, 'message run finished');
   }
 }

@@ -24,6 +24,56 @@ function scheduledLocal(schedule: MessageSchedule): { local: string; basis: 'dev
   }
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The wall-clock date and time of occurrence `n` (0: the first) of a recurring schedule: `startsAt`
+ * plus n days, weeks or months, at the same clock time. A monthly schedule keeps its day of the
+ * month, or the month's last day when the month is shorter (the 31st: 28 February, 30 April), as
+ * calendar apps do. Null once it passes `endsAt`.
+ */
+export function occurrenceLocal(schedule: Extract<MessageSchedule, { kind: 'recurring' }>, n: number): string | null {
+  const [date = '', time = ''] = schedule.startsAt.split('T');
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  let local: string;
+  if (schedule.frequency === 'monthly') {
+    const months = (m - 1) + n;
+    const year = y + Math.floor(months / 12);
+    const month = (months % 12) + 1;
+    const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    local = `${year}-${pad2(month)}-${pad2(Math.min(d, lastDay))}T${time}`;
+  } else {
+    const day = new Date(Date.UTC(y, m - 1, d) + n * (schedule.frequency === 'weekly' ? 7 : 1) * 86_400_000);
+    local = `${day.toISOString().slice(0, 10)}T${time}`;
+  }
+  return schedule.endsAt !== null && local > schedule.endsAt ? null : local;
+}
+
+/** The schedule one run of a message sends by: a recurring schedule's occurrence `n` is a send at its date and time. */
+export function scheduleOfRun(schedule: MessageSchedule, occurrence: number): MessageSchedule {
+  if (schedule.kind !== 'recurring') return schedule;
+  return { kind: 'at', at: occurrenceLocal(schedule, occurrence) ?? schedule.startsAt, basis: schedule.basis };
+}
+
+/**
+ * The occurrence after `n` that a recurring message sends next, with the instant its run starts
+ * (the earliest zone's, as `earliestSendAt`); null when the schedule has ended. Occurrences whose
+ * time passed while the message was paused are skipped, not sent late in a burst: the next one is
+ * the first still ahead of `now`.
+ */
+export function nextOccurrence(schedule: MessageSchedule, n: number, appZone: string, now: Date): { occurrence: number; notBefore: Date } | null {
+  if (schedule.kind !== 'recurring') return null;
+  for (let k = n + 1; k < n + 10_000; k++) {
+    const local = occurrenceLocal(schedule, k);
+    if (local === null) return null;
+    const notBefore = earliestSendAt({ kind: 'at', at: local, basis: schedule.basis }, appZone, now);
+    // The run starts when the earliest zone reaches the time; it is due while the latest zone has not.
+    const latest = schedule.basis === 'deviceLocal' ? instantOf(local, 'Etc/GMT+12') : notBefore;
+    if (latest.getTime() > now.getTime()) return { occurrence: k, notBefore };
+  }
+  return null;
+}
+
 /** The first send as an instant for a person in `zone` (the app's zone for the user-time-zone basis). */
 export function firstSendAt(schedule: MessageSchedule, zone: string, appZone: string, now: Date): Date {
   const at = scheduledLocal(schedule);

@@ -10,8 +10,14 @@
  */
 import { builtInEventName, type DateRange, type KpiType, type PerformanceFilters } from '@gd/shared';
 
-/** SQL with $1 the app; its own parameters come after `offset` (the caller's last parameter number). */
-export function performanceSql(p: { kpiType: KpiType; filters: PerformanceFilters; dateRange: DateRange }, offset: number): { sql: string; params: unknown[] } {
+/**
+ * The people of the report with the moment that made them count (`at`): their first impression
+ * (impacts) or their first conversion after their first interaction (conversions). The import takes
+ * the people; the performance report (messageAnalytics/performance.ts) counts them by the date group
+ * of `at`, so both read the same figures. SQL with $1 the app; its own parameters come after
+ * `offset` (the caller's last parameter number). Columns: person_id, at, start_at, end_at.
+ */
+export function performanceMomentsSql(p: { kpiType: KpiType; filters: PerformanceFilters; dateRange: Pick<DateRange, 'startDay' | 'endDay'> }, offset: number): { sql: string; params: unknown[] } {
   const $ = (i: number) => `$${offset + i}`;
   const bounds = `(SELECT (${$(1)}::date)::timestamp AT TIME ZONE a.timezone AS start_at, (${$(2)}::date + 1)::timestamp AT TIME ZONE a.timezone AS end_at
     FROM apps a WHERE a.id = $1) b`;
@@ -22,9 +28,17 @@ export function performanceSql(p: { kpiType: KpiType; filters: PerformanceFilter
   const params: unknown[] = [p.dateRange.startDay, p.dateRange.endDay, p.filters.channels, p.filters.campaignIds, p.filters.messageIds, p.filters.journeyIds];
   if (p.kpiType === 'conversions') params.push(builtInEventName('transaction'));
   const sql = p.kpiType === 'impacts'
-    ? `SELECT DISTINCT i.person_id AS n, i.person_id ${interactions} AND i.kind = 'impression'`
-    : `SELECT t.person_id AS n, t.person_id FROM (SELECT i.person_id, min(i.event_time) AS first_at, min(b.end_at) AS end_at ${interactions} GROUP BY i.person_id) t
-        WHERE EXISTS (SELECT 1 FROM events e WHERE e.app_id = $1 AND e.person_id = t.person_id AND e.event_time >= t.first_at AND e.event_time < t.end_at
-          AND (e.name = ${$(7)} OR e.name IN (SELECT d.name FROM event_definitions d WHERE d.app_id = $1 AND d.conversion_type IS NOT NULL)))`;
+    ? `SELECT i.person_id, min(i.event_time) AS at, min(b.start_at) AS start_at, min(b.end_at) AS end_at ${interactions} AND i.kind = 'impression' GROUP BY i.person_id`
+    : `SELECT t.person_id, c.at, t.start_at, t.end_at
+         FROM (SELECT i.person_id, min(i.event_time) AS first_at, min(b.start_at) AS start_at, min(b.end_at) AS end_at ${interactions} GROUP BY i.person_id) t
+        CROSS JOIN LATERAL (SELECT min(e.event_time) AS at FROM events e WHERE e.app_id = $1 AND e.person_id = t.person_id AND e.event_time >= t.first_at AND e.event_time < t.end_at
+          AND (e.name = ${$(7)} OR e.name IN (SELECT d.name FROM event_definitions d WHERE d.app_id = $1 AND d.conversion_type IS NOT NULL))) c
+        WHERE c.at IS NOT NULL`;
   return { sql, params };
+}
+
+/** SQL with $1 the app; its own parameters come after `offset` (the caller's last parameter number). */
+export function performanceSql(p: { kpiType: KpiType; filters: PerformanceFilters; dateRange: DateRange }, offset: number): { sql: string; params: unknown[] } {
+  const moments = performanceMomentsSql(p, offset);
+  return { sql: `SELECT m.person_id AS n, m.person_id FROM (${moments.sql}) m`, params: moments.params };
 }

@@ -26,6 +26,7 @@ import {
 } from './repository.ts';
 import { identify, setTags, updateProfile } from './profiles.ts';
 import { TokenBuckets, UNKNOWN_KEY_LIMIT } from './rateLimit.ts';
+import { sdkCors } from '../../http/sdkCors.ts';
 
 const KEY_CACHE_MS = 10_000;
 /** Deadlock, serialization failure, or a unique key (a customer id) taken by a concurrent identify. */
@@ -75,16 +76,7 @@ export function ingestRouter(deps: Deps, options: IngestOptions): Router {
     sendKo(res, ErrorCode.NO_PERMISSION, `Rate limit ${what} exceeded: retry later`, undefined, 429);
   };
 
-  router.use((req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Headers', `content-type, ${APP_KEY_HEADER}`);
-    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-    res.setHeader('Access-Control-Max-Age', '86400');
-    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
-    res.setHeader('Cache-Control', 'no-store');
-    if (req.method === 'OPTIONS') return void res.status(204).end();
-    next();
-  });
+  router.use(sdkCors('POST'));
   router.use(express.json({ limit: INGEST_LIMITS.maxBodyBytes, type: ['application/json', 'text/plain'] }));
 
   async function appFor(req: Request): Promise<Result<IngestApp>> {

@@ -8,25 +8,26 @@ import { tx, type Db, type Queryable } from '../../db/pool.ts';
 
 interface ProviderRow {
   id: string; name: string; host: string; port: number; tls: MailTlsMode; username: string; has_password: boolean;
-  sender_name: string; sender_email: string; active: boolean; created_at: Date; updated_at: Date;
+  sender_name: string; sender_email: string; rate_per_second: number | null; active: boolean; created_at: Date; updated_at: Date;
 }
-const COLUMNS = 'id, name, host, port, tls, username, secret IS NOT NULL AS has_password, sender_name, sender_email, active, created_at, updated_at';
+const COLUMNS = 'id, name, host, port, tls, username, secret IS NOT NULL AS has_password, sender_name, sender_email, rate_per_second, active, created_at, updated_at';
 
 const toRecord = (r: ProviderRow): MailProvider => ({
   id: r.id, name: r.name, host: r.host, port: r.port, tls: r.tls, username: r.username, hasPassword: r.has_password,
-  senderName: r.sender_name, senderEmail: r.sender_email, active: r.active,
+  senderName: r.sender_name, senderEmail: r.sender_email, ratePerSecond: r.rate_per_second, active: r.active,
   createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });
 
 /** What connecting needs: the settings and the sealed password (null: no login). */
 export interface ProviderSettings {
   id: string; host: string; port: number; tls: MailTlsMode; username: string; secret: Buffer | null;
-  senderName: string; senderEmail: string;
+  senderName: string; senderEmail: string; ratePerSecond: number | null;
 }
-interface SettingsRow { id: string; host: string; port: number; tls: MailTlsMode; username: string; secret: Buffer | null; sender_name: string; sender_email: string }
-const SETTINGS = 'id, host, port, tls, username, secret, sender_name, sender_email';
+interface SettingsRow { id: string; host: string; port: number; tls: MailTlsMode; username: string; secret: Buffer | null; sender_name: string; sender_email: string; rate_per_second: number | null }
+const SETTINGS = 'id, host, port, tls, username, secret, sender_name, sender_email, rate_per_second';
 const toSettings = (r: SettingsRow): ProviderSettings => ({
   id: r.id, host: r.host, port: r.port, tls: r.tls, username: r.username, secret: r.secret, senderName: r.sender_name, senderEmail: r.sender_email,
+  ratePerSecond: r.rate_per_second,
 });
 
 export async function listProviders(db: Queryable, accountId: string): Promise<MailProvider[]> {
@@ -56,9 +57,9 @@ export async function storedSecret(db: Queryable, accountId: string, id: string)
 export async function insertProvider(db: Queryable, input: { id: string; accountId: string; userId: string; provider: MailProviderInput; secret: Buffer | null }): Promise<MailProvider> {
   const p = input.provider;
   const { rows } = await db.query<ProviderRow>(
-    `INSERT INTO mail_providers (id, account_id, name, host, port, tls, username, secret, sender_name, sender_email, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
-    [input.id, input.accountId, p.name, p.host, p.port, p.tls, p.username, input.secret, p.senderName, p.senderEmail, input.userId],
+    `INSERT INTO mail_providers (id, account_id, name, host, port, tls, username, secret, sender_name, sender_email, created_by, rate_per_second)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLUMNS}`,
+    [input.id, input.accountId, p.name, p.host, p.port, p.tls, p.username, input.secret, p.senderName, p.senderEmail, input.userId, p.ratePerSecond],
   );
   const row = rows[0];
   if (!row) throw new Error('inserted mail provider not returned');
@@ -67,9 +68,10 @@ export async function insertProvider(db: Queryable, input: { id: string; account
 
 export async function updateProvider(db: Queryable, accountId: string, id: string, p: MailProviderInput, secret: Buffer | null): Promise<MailProvider | undefined> {
   const { rows } = await db.query<ProviderRow>(
-    `UPDATE mail_providers SET name = $3, host = $4, port = $5, tls = $6, username = $7, secret = $8, sender_name = $9, sender_email = $10, updated_at = now()
+    `UPDATE mail_providers SET name = $3, host = $4, port = $5, tls = $6, username = $7, secret = $8, sender_name = $9, sender_email = $10,
+            rate_per_second = $11, updated_at = now()
       WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-    [accountId, id, p.name, p.host, p.port, p.tls, p.username, secret, p.senderName, p.senderEmail],
+    [accountId, id, p.name, p.host, p.port, p.tls, p.username, secret, p.senderName, p.senderEmail, p.ratePerSecond],
   );
   return rows[0] && toRecord(rows[0]);
 }

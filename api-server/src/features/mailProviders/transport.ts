@@ -86,7 +86,7 @@ function smtpOptions(settings: ProviderSettings, password: string | null, policy
  */
 export async function activeMailTransport(
   db: Queryable, serverSecret: string, accountId: string, policy: NetPolicy = defaultPolicy(),
-): Promise<{ providerId: string; transporter: nodemailer.Transporter; from: { name: string; address: string } } | null> {
+): Promise<{ providerId: string; ratePerSecond: number | null; transporter: nodemailer.Transporter; from: { name: string; address: string } } | null> {
   const settings = await providerSettings(db, accountId, 'active');
   if (!settings) return null;
   const password = openPassword(serverSecret, settings);
@@ -94,6 +94,7 @@ export async function activeMailTransport(
   const options: SMTPPool.Options = { ...smtpOptions(settings, password, policy, { connectMs: SEND_CONNECT_MS, socketMs: SEND_SOCKET_MS }), pool: true, maxConnections: 20, maxMessages: 1000 };
   return {
     providerId: settings.id,
+    ratePerSecond: settings.ratePerSecond,
     transporter: nodemailer.createTransport(options),
     from: { name: settings.senderName, address: settings.senderEmail },
   };

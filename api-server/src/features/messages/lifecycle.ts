@@ -175,11 +175,16 @@ export async function reject(deps: Deps, input: { row: repo.MessageRow; submissi
 }
 
 /**
- * Whether the approved version's first send is still ahead. A first version: the wall-clock time
- * is read as UTC; the delivery pipeline ([4/8]) will place it in each person's or the user's zone.
+ * Whether the approved version's next send is still ahead: the start of its live run that has not
+ * begun yet (a scheduled send paused, a recurring message's next occurrence: delivery/resolve.ts
+ * places it in each zone), else the schedule's first send read as UTC.
  */
 async function startsInFuture(db: Queryable, messageId: string, version: number | null): Promise<boolean> {
   if (version === null) return false;
+  const pending = await db.query<{ ahead: boolean }>(
+    `SELECT not_before > now() AS ahead FROM message_sends WHERE message_id = $1 AND version = $2 AND kind = 'live' AND state = 'resolving' AND cursor = 0
+      ORDER BY occurrence DESC LIMIT 1`, [messageId, version]);
+  if (pending.rows[0]) return pending.rows[0].ahead;
   const { rows } = await db.query<{ schedule: MessageDraft['schedule'] | null }>('SELECT definition->\'schedule\' AS schedule FROM message_versions WHERE message_id = $1 AND version = $2', [messageId, version]);
   const schedule = rows[0]?.schedule;
   if (!schedule || schedule.kind === 'now') return false;

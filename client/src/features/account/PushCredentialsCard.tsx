@@ -20,6 +20,8 @@ import { GatedButton } from '../../ui/Gated.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { notifySuccess } from '../../ui/notify.ts';
 import { ApnsDialog, FcmDialog } from './PushCredentialsDialogs.tsx';
+import { PushRateLimit } from './PushRateLimit.tsx';
+import { WebPushPanel } from './WebPushPanel.tsx';
 
 const PROVIDERS: readonly PushProvider[] = ['apns', 'fcm'];
 const ICONS: Record<PushProvider, ReactNode> = { apns: <IconBrandApple size={20} />, fcm: <IconBrandAndroid size={20} /> };
@@ -53,9 +55,11 @@ export function PushCredentialsCard({ app }: { app: MetaApp }) {
                   editable={editable}
                   onEdit={() => setDialog({ kind: 'edit', provider })}
                   onDelete={() => setDialog({ kind: 'delete', provider })}
+                  rate={(credential) => <PushRateLimit key={`${credential.provider}:${credential.ratePerSecond ?? ''}`} appId={app.id} credential={credential} editable={editable} onSaved={query.refetch} />}
                 />
               ))}
             </SimpleGrid>
+            <WebPushPanel app={app} editable={editable} />
             {dialog?.kind === 'edit' && dialog.provider === 'apns' && (
               <ApnsDialog
                 app={app}
@@ -95,8 +99,9 @@ export function PushCredentialsCard({ app }: { app: MetaApp }) {
 }
 
 /** One provider: configured (its settings, when they changed) or not, and its actions. */
-function ProviderPanel({ provider, credential, editable, onEdit, onDelete }: {
+function ProviderPanel({ provider, credential, editable, onEdit, onDelete, rate }: {
   provider: PushProvider; credential: PushCredential | undefined; editable: boolean; onEdit: () => void; onDelete: () => void;
+  rate: (credential: PushCredential) => ReactNode;
 }) {
   const { t, lang } = useT();
   return (
@@ -121,6 +126,7 @@ function ProviderPanel({ provider, credential, editable, onEdit, onDelete }: {
           </Badge>
         </Group>
         {credential ? <Settings credential={credential} /> : <Text size="sm" c="dimmed">{t(`pushCredentials.notConfiguredBody.${provider}`)}</Text>}
+        {credential && rate(credential)}
         <Group justify="space-between" mt="auto" wrap="nowrap">
           <Text size="xs" c="dimmed">{credential ? t('pushCredentials.updated', { date: formatDateTime(credential.updatedAt, lang) }) : ''}</Text>
           <Group gap="xs" wrap="nowrap">

@@ -9,7 +9,7 @@ import {
 
 const t = ((key: string) => key) as TFunction;
 const stored: ApnsCredential = {
-  provider: 'apns', settings: { keyId: 'KEY0000001', teamId: 'TEAM000001', bundleId: 'com.example.push', environment: 'production' }, updatedAt: '2026-01-01T00:00:00.000Z',
+  provider: 'apns', settings: { keyId: 'KEY0000001', teamId: 'TEAM000001', bundleId: 'com.example.push', environment: 'production' }, ratePerSecond: null, updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----';
 

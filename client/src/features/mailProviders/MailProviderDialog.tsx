@@ -74,6 +74,18 @@ export function MailProviderDialog({ provider, onClose, onSaved }: { provider?: 
       </Group>
       <TextInput label={t('mailProviders.fields.senderName')} placeholder={t('mailProviders.senderNamePlaceholder')} required {...form.getInputProps('senderName')} />
       <TextInput label={t('mailProviders.fields.senderEmail')} placeholder={t('mailProviders.senderEmailPlaceholder')} type="email" required {...form.getInputProps('senderEmail')} />
+      <NumberInput
+        label={t('mailProviders.fields.ratePerSecond')}
+        description={t('mailProviders.rateHint')}
+        placeholder={t('mailProviders.rateNone')}
+        min={1}
+        max={100_000}
+        allowDecimal={false}
+        allowNegative={false}
+        thousandSeparator
+        w={260}
+        {...form.getInputProps('ratePerSecond')}
+      />
     </FormModal>
   );
 }

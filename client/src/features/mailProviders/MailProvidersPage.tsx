@@ -120,6 +120,9 @@ export default function MailProvidersPage() {
                           <Text size="sm" className="gd-mono">{provider.host}:{provider.port}</Text>
                           <Badge variant="light" color={provider.tls === 'none' ? 'orange' : 'indigo'} tt="none" style={WHOLE}>{t(`mailProviders.tls.${provider.tls}`)}</Badge>
                         </Group>
+                        {provider.ratePerSecond !== null && (
+                          <Text size="xs" c="dimmed" data-testid="provider-rate">{t('mailProviders.rateShown', { count: provider.ratePerSecond })}</Text>
+                        )}
                       </Table.Td>
                       <Table.Td maw={280}>
                         <Text size="sm" truncate="end">{provider.senderName}</Text>

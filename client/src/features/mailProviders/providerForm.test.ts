@@ -9,7 +9,7 @@ import { initialProviderValues, portForMode, providerBody, providerFailure, vali
 const t = ((key: string) => key) as TFunction;
 const stored: MailProvider = {
   id: 'p1', name: 'Relay', host: 'smtp.example.com', port: 587, tls: 'starttls', username: 'user', hasPassword: true,
-  senderName: 'Acme', senderEmail: 'news@acme.example.com', active: true, createdAt: '', updatedAt: '',
+  senderName: 'Acme', senderEmail: 'news@acme.example.com', ratePerSecond: null, active: true, createdAt: '', updatedAt: '',
 };
 
 describe('mail provider form', () => {
@@ -18,7 +18,11 @@ describe('mail provider form', () => {
     expect(values.password).toBe('');
     expect(providerBody(values)).toEqual({
       name: 'Relay 2', host: 'smtp.example.com', port: 587, tls: 'starttls', username: 'user', senderName: 'Acme', senderEmail: 'news@acme.example.com',
+      ratePerSecond: null,
     });
+    // A sending limit is a whole number of e-mails a second; an empty field is no limit.
+    expect(providerBody({ ...values, ratePerSecond: 50 }).ratePerSecond).toBe(50);
+    expect(validateProvider({ ...values, ratePerSecond: 0 }, t, stored)).toHaveProperty('ratePerSecond');
     expect(providerBody({ ...values, password: 'new-secret' }).password).toBe('new-secret');
     // Without a username there is no login: no password either.
     expect(providerBody({ ...values, username: ' ', password: 'x' })).not.toHaveProperty('password');

@@ -11,15 +11,17 @@ import { splitFailure, validationText } from '../../ui/forms.ts';
 
 export interface ProviderFormValues {
   name: string; host: string; port: number | string; tls: MailTlsMode; username: string; password: string; senderName: string; senderEmail: string;
+  /** Empty: no limit. */
+  ratePerSecond: number | string;
 }
 
-const FIELDS = ['name', 'host', 'port', 'tls', 'username', 'password', 'senderName', 'senderEmail'] as const;
+const FIELDS = ['name', 'host', 'port', 'tls', 'username', 'password', 'senderName', 'senderEmail', 'ratePerSecond'] as const;
 const ISSUES = new Set(['private_address', 'host_not_found', 'password_required', 'password_again']);
 
 export function initialProviderValues(provider?: MailProvider): ProviderFormValues {
   return provider
-    ? { name: provider.name, host: provider.host, port: provider.port, tls: provider.tls, username: provider.username, password: '', senderName: provider.senderName, senderEmail: provider.senderEmail }
-    : { name: '', host: '', port: MAIL_DEFAULT_PORT.starttls, tls: 'starttls', username: '', password: '', senderName: '', senderEmail: '' };
+    ? { name: provider.name, host: provider.host, port: provider.port, tls: provider.tls, username: provider.username, password: '', senderName: provider.senderName, senderEmail: provider.senderEmail, ratePerSecond: provider.ratePerSecond ?? '' }
+    : { name: '', host: '', port: MAIL_DEFAULT_PORT.starttls, tls: 'starttls', username: '', password: '', senderName: '', senderEmail: '', ratePerSecond: '' };
 }
 
 /** The port proposed when the security mode changes: the new mode's usual port, if the port was the old mode's usual one. */
@@ -43,6 +45,7 @@ export function providerBody(values: ProviderFormValues): MailProviderInput {
     ...(values.password !== '' && values.username.trim() !== '' ? { password: values.password } : {}),
     senderName: values.senderName.trim(),
     senderEmail: values.senderEmail.trim(),
+    ratePerSecond: values.ratePerSecond === '' ? null : Number(values.ratePerSecond),
   };
 }
 

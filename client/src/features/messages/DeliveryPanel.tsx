@@ -19,19 +19,27 @@ const STATE_COLOR: Record<DeliveryRun['state'], string> = { resolving: 'blue', s
 const COUNTS = ['sent', 'queued', 'failed', 'retired', 'skipped'] as const;
 const COUNT_COLOR: Record<(typeof COUNTS)[number], string> = { sent: 'teal', queued: 'gray', failed: 'red', retired: 'orange', skipped: 'yellow' };
 
-function RunCard({ run }: { run: DeliveryRun }) {
+function RunCard({ run, now }: { run: DeliveryRun; now: number }) {
   const { t, lang } = useT();
   const done = run.counts.sent + run.counts.failed + run.counts.retired + run.counts.skipped;
   const total = Math.max(run.recipients, done + run.counts.queued);
-  const title = run.kind === 'test' ? t('messages.delivery.test') : t('messages.delivery.live', { version: run.version ?? '' });
+  const title = run.kind === 'test' ? t('messages.delivery.test')
+    : run.occurrence > 0 ? t('messages.delivery.occurrence', { number: run.occurrence + 1, version: run.version ?? '' })
+      : t('messages.delivery.live', { version: run.version ?? '' });
+  // A run whose time has not come (a scheduled send, a recurring message's next occurrence).
+  const upcoming = run.state === 'resolving' && run.recipients === 0 && Date.parse(run.startsAt) > now;
   return (
     <Stack gap="xs" data-testid="delivery-run" data-kind={run.kind} data-state={run.state}>
       <Group justify="space-between" wrap="nowrap">
         <Group gap="xs" wrap="nowrap">
           <Text fw={600} size="sm">{title}</Text>
-          <Badge variant="light" color={STATE_COLOR[run.state]} data-testid="delivery-state">{t(`messages.delivery.state.${run.state}`)}</Badge>
+          <Badge variant="light" color={upcoming ? 'gray' : STATE_COLOR[run.state]} data-testid="delivery-state">
+            {upcoming ? t('messages.delivery.upcoming') : t(`messages.delivery.state.${run.state}`)}
+          </Badge>
         </Group>
-        <Text size="xs" c="dimmed">{t('messages.delivery.started', { time: formatDateTime(run.createdAt, lang) })}</Text>
+        <Text size="xs" c="dimmed" data-testid="delivery-time">
+          {upcoming ? t('messages.delivery.startsAt', { time: formatDateTime(run.startsAt, lang) }) : t('messages.delivery.started', { time: formatDateTime(run.createdAt, lang) })}
+        </Text>
       </Group>
       <Progress.Root size="md" aria-label={t('messages.delivery.progress', { done, total })}>
         {COUNTS.filter((c) => c !== 'queued').map((c) => (
@@ -80,7 +88,7 @@ export function DeliveryPanel({ messageId }: { messageId: string }) {
     <Paper withBorder radius="md" p="md" component="section" aria-label={t('messages.delivery.title')} data-testid="delivery-panel">
       <Title order={2} fz="md" fw={600} mb="sm">{t('messages.delivery.title')}</Title>
       <Stack gap="lg">
-        {runs.slice(0, SHOWN).map((run) => <RunCard key={run.id} run={run} />)}
+        {runs.slice(0, SHOWN).map((run) => <RunCard key={run.id} run={run} now={query.loadedAt ?? 0} />)}
       </Stack>
     </Paper>
   );

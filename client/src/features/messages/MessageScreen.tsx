@@ -18,6 +18,7 @@ import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { usePageTitle } from '../../ui/usePageTitle.ts';
 import MessageEditor from './editor/MessageEditor.tsx';
 import { DeliveryPanel } from './DeliveryPanel.tsx';
+import { MetricsPanel } from './MetricsPanel.tsx';
 import { MessageHeader } from './MessageHeader.tsx';
 import { useChangedSince } from './messageUi.tsx';
 
@@ -69,7 +70,7 @@ export default function MessageScreen({ messageId }: { messageId: string }) {
     <div data-testid="message-screen">
       <MessageEditor
         messageId={messageId} message={message} onChanged={query.refetch}
-        header={<><MessageHeader message={message} changed={changed} onChanged={query.refetch} /><DeliveryPanel messageId={messageId} /></>}
+        header={<><MessageHeader message={message} changed={changed} onChanged={query.refetch} /><DeliveryPanel messageId={messageId} /><MetricsPanel message={message} /></>}
       />
     </div>
   );

@@ -10,12 +10,15 @@ import { segmentsEn } from '../segments/en.ts';
 import { tagsEn } from '../tags/en.ts';
 import { homeEn } from '../home/en.ts';
 import { messagesEn } from '../messages/en.ts';
+import { messageAnalyticsEn } from '../messageAnalytics/en.ts';
 import { webPluginEn } from '../webPlugin/en.ts';
 import { messageEditorEn } from '../messageEditor/en.ts';
 import { messageSettingsEn } from '../messageSettings/en.ts';
 import { messageWhatIfEn } from '../messageWhatIf/en.ts';
 import { mailProvidersEn } from '../mailProviders/en.ts';
 import { pushCredentialsEn } from '../pushCredentials/en.ts';
+import { webPushEn } from '../webPush/en.ts';
+import { abAnalysisEn } from '../abAnalysis/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -25,10 +28,13 @@ export const featuresEn = {
   ...importsEn,
   ...homeEn,
   ...messagesEn,
+  ...messageAnalyticsEn,
   ...webPluginEn,
   ...messageEditorEn,
   ...messageSettingsEn,
   ...messageWhatIfEn,
   ...mailProvidersEn,
   ...pushCredentialsEn,
+  ...webPushEn,
+  ...abAnalysisEn,
 };

@@ -35,6 +35,7 @@ export const mailProvidersEn = {
       sender: 'Sender',
       senderName: 'Sender name',
       senderEmail: 'Sender address',
+      ratePerSecond: 'Sending limit',
       status: 'Status',
     },
     tls: {
@@ -57,6 +58,9 @@ export const mailProvidersEn = {
     passwordRequired: 'A username needs its password.',
     senderNamePlaceholder: 'Acme News',
     senderEmailPlaceholder: 'news@example.com',
+    rateHint: 'E-mails per second this server takes (its own limit or your plan\'s). Empty: as fast as the workers go.',
+    rateNone: 'No limit',
+    rateShown: 'At most {{count}} a second',
     nameTaken: 'This account already has a mail provider with that name.',
     issue: {
       private_address: 'This address is private (a local network or this server). Mail providers must be public.',

@@ -38,6 +38,7 @@ export const mailProvidersEs: Widen<typeof mailProvidersEn> = {
       sender: 'Remitente',
       senderName: 'Nombre del remitente',
       senderEmail: 'Dirección del remitente',
+      ratePerSecond: 'Límite de envío',
       status: 'Estado',
     },
     tls: {
@@ -60,6 +61,9 @@ export const mailProvidersEs: Widen<typeof mailProvidersEn> = {
     passwordRequired: 'Un usuario necesita su contraseña.',
     senderNamePlaceholder: 'Noticias Acme',
     senderEmailPlaceholder: 'noticias@ejemplo.com',
+    rateHint: 'Correos por segundo que admite este servidor (su propio límite o el de su plan). Vacío: tan rápido como vayan los procesos de envío.',
+    rateNone: 'Sin límite',
+    rateShown: 'Como máximo {{count}} por segundo',
     nameTaken: 'Esta cuenta ya tiene un proveedor de correo con ese nombre.',
     issue: {
       private_address: 'Esta dirección es privada (una red local o este servidor). Los proveedores de correo deben ser públicos.',

@@ -86,10 +86,16 @@ export async function deletePushCredentials(db: Queryable, appId: string, provid
 }
 
 /** The non-secret settings of an app's credentials (for a settings screen), never the key. */
-export async function pushCredentialSettings(db: Queryable, appId: string): Promise<{ provider: PushProvider; settings: unknown; updatedAt: string }[]> {
-  const { rows } = await db.query<{ provider: PushProvider; settings: unknown; updated_at: string }>(
-    'SELECT provider, settings, updated_at::text FROM app_push_credentials WHERE app_id = $1 ORDER BY provider', [appId]);
-  return rows.map((r) => ({ provider: r.provider, settings: r.settings, updatedAt: r.updated_at }));
+export async function pushCredentialSettings(db: Queryable, appId: string): Promise<{ provider: PushProvider; settings: unknown; ratePerSecond: number | null; updatedAt: string }[]> {
+  const { rows } = await db.query<{ provider: PushProvider; settings: unknown; rate_per_second: number | null; updated_at: string }>(
+    'SELECT provider, settings, rate_per_second, updated_at::text FROM app_push_credentials WHERE app_id = $1 ORDER BY provider', [appId]);
+  return rows.map((r) => ({ provider: r.provider, settings: r.settings, ratePerSecond: r.rate_per_second, updatedAt: r.updated_at }));
+}
+
+/** Sets a provider's sending limit (send.ts reads it); false when the app has no credentials for it. */
+export async function setPushRate(db: Queryable, appId: string, provider: PushProvider, ratePerSecond: number | null): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE app_push_credentials SET rate_per_second = $3 WHERE app_id = $1 AND provider = $2', [appId, provider, ratePerSecond]);
+  return (rowCount ?? 0) > 0;
 }
 
 /**

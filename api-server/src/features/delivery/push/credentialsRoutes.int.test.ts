@@ -26,7 +26,7 @@ let owner: TestClient;
 let appId: string;
 const p = () => ({ appId });
 
-interface Listed { credentials: { provider: string; settings: Record<string, unknown>; updatedAt: string }[] }
+interface Listed { credentials: { provider: string; settings: Record<string, unknown>; ratePerSecond: number | null; updatedAt: string }[] }
 const list = async () => (await owner.ok<Listed>('listPushCredentials', undefined, p())).credentials;
 
 /** The answer refused with 10001 and a detail on `path` with this reason. */
@@ -57,8 +57,8 @@ describe('push credentials of an app', () => {
 
     const answer = await owner.call('listPushCredentials', undefined, p());
     expect(answer.body.credentials).toEqual([
-      { provider: 'apns', settings: { keyId: 'KEY0000001', teamId: 'TEAM000001', bundleId: 'com.example.push', environment: 'production' }, updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) as unknown },
-      { provider: 'fcm', settings: { projectId: 'push-project', clientEmail: 'sender@push-project.iam.gserviceaccount.com' }, updatedAt: expect.stringMatching(/Z$/) as unknown },
+      { provider: 'apns', settings: { keyId: 'KEY0000001', teamId: 'TEAM000001', bundleId: 'com.example.push', environment: 'production' }, ratePerSecond: null, updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) as unknown },
+      { provider: 'fcm', settings: { projectId: 'push-project', clientEmail: 'sender@push-project.iam.gserviceaccount.com' }, ratePerSecond: null, updatedAt: expect.stringMatching(/Z$/) as unknown },
     ]);
     const text = JSON.stringify(answer.body);
     for (const pem of [apns.privateKeyPem, sa.privateKeyPem]) {
@@ -133,6 +133,20 @@ describe('push credentials of an app', () => {
     expect((await list()).find((c) => c.provider === 'fcm')!.settings).not.toHaveProperty('endpoint');
   });
 
+  it('sets and clears a provider\'s sending limit, which a new key leaves as it was; refuses a limit that is not 1 to 100,000', async () => {
+    const set = await owner.ok<{ credential: { ratePerSecond: number | null } }>('setPushRateLimit', { ratePerSecond: 250 }, { appId, provider: 'apns' });
+    expect(set.credential.ratePerSecond).toBe(250);
+    expect((await list()).map((c) => [c.provider, c.ratePerSecond])).toEqual([['apns', 250], ['fcm', null]]);
+    // Replacing the credentials keeps the limit.
+    expect((await owner.ok<{ credential: { ratePerSecond: number | null } }>('putApnsCredentials', apnsBody(), p())).credential.ratePerSecond).toBe(250);
+    for (const ratePerSecond of [0, 100_001, 2.5, '10']) {
+      expect((await owner.call('setPushRateLimit', { ratePerSecond }, { appId, provider: 'apns' })).httpStatus).toBe(400);
+    }
+    expect((await owner.call('setPushRateLimit', { ratePerSecond: 5 }, { appId, provider: 'webpush' })).body).toMatchObject({ status: 'KO', code: ErrorCode.NOT_EXIST });
+    await owner.ok('setPushRateLimit', { ratePerSecond: null }, { appId, provider: 'apns' });
+    expect((await list()).map((c) => c.ratePerSecond)).toEqual([null, null]);
+  });
+
   it('deletes one provider; deleting it again or an unknown provider answers 10', async () => {
     await owner.ok('deletePushCredentials', undefined, { appId, provider: 'fcm' });
     expect((await list()).map((c) => c.provider)).toEqual(['apns']);
@@ -149,6 +163,7 @@ describe('push credentials of an app', () => {
       await analyst.call('putApnsCredentials', apnsBody({ environment: 'sandbox' }), p()),
       await analyst.call('putFcmCredentials', { serviceAccount: serviceAccount() }, p()),
       await analyst.call('deletePushCredentials', undefined, { appId, provider: 'apns' }),
+      await analyst.call('setPushRateLimit', { ratePerSecond: 1 }, { appId, provider: 'apns' }),
     ]) expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
     expect(await list()).toEqual(before);
   });

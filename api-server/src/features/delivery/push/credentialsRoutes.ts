@@ -21,7 +21,7 @@ import {
 import type { Deps } from '../../../http/context.ts';
 import { route } from '../../../http/endpoint.ts';
 import {
-  deletePushCredentials, fcmCredentialsFromServiceAccount, pushCredentialSettings, savePushCredentials, storedPushCredentials,
+  deletePushCredentials, fcmCredentialsFromServiceAccount, pushCredentialSettings, savePushCredentials, setPushRate, storedPushCredentials,
 } from './credentials.ts';
 
 const ISSUE_TEXT: Record<PushCredentialIssue, string> = {
@@ -38,17 +38,23 @@ const invalid = (path: 'privateKeyPem' | 'serviceAccount', issue: PushCredential
 const iso = (text: string) => new Date(text).toISOString();
 
 /** What an answer shows of a stored row: its settings that are not secret (null when they no longer parse: unusable, to be entered again). */
-function view(provider: PushProvider, settings: unknown, updatedAt: string): PushCredential | null {
+function view(provider: PushProvider, settings: unknown, updatedAt: string, ratePerSecond: number | null): PushCredential | null {
   if (provider === 'apns') {
     const s = ApnsSettings.safeParse(settings);
     if (!s.success) return null;
     const { keyId, teamId, bundleId, environment, endpoint } = s.data;
-    return { provider, settings: { keyId, teamId, bundleId, environment, ...(endpoint ? { endpoint } : {}) }, updatedAt: iso(updatedAt) };
+    return { provider, settings: { keyId, teamId, bundleId, environment, ...(endpoint ? { endpoint } : {}) }, ratePerSecond, updatedAt: iso(updatedAt) };
   }
   const s = FcmSettings.safeParse(settings);
   if (!s.success) return null;
   const { projectId, clientEmail, endpoint } = s.data;
-  return { provider, settings: { projectId, clientEmail, ...(endpoint ? { endpoint } : {}) }, updatedAt: iso(updatedAt) };
+  return { provider, settings: { projectId, clientEmail, ...(endpoint ? { endpoint } : {}) }, ratePerSecond, updatedAt: iso(updatedAt) };
+}
+
+/** The stored row of one provider as answered (after a save: its limit stays what it was). */
+async function credentialOf(db: Deps['db'], appId: string, provider: PushProvider): Promise<PushCredential | null> {
+  const row = (await pushCredentialSettings(db, appId)).find((r) => r.provider === provider);
+  return row ? view(row.provider, row.settings, row.updatedAt, row.ratePerSecond) : null;
 }
 
 /** The refusal's text for a file that is not a service account, naming what it lacks. */
@@ -64,7 +70,7 @@ export function pushCredentialRoutes(router: Router, deps: Deps): void {
 
   route(router, deps, 'listPushCredentials', async ({ app }) => {
     const rows = await pushCredentialSettings(db, app.id);
-    return ok({ credentials: rows.map((r) => view(r.provider, r.settings, r.updatedAt)).filter((c) => c !== null) });
+    return ok({ credentials: rows.map((r) => view(r.provider, r.settings, r.updatedAt, r.ratePerSecond)).filter((c) => c !== null) });
   });
 
   route(router, deps, 'putApnsCredentials', async ({ app, body }) => {
@@ -79,7 +85,7 @@ export function pushCredentialRoutes(router: Router, deps: Deps): void {
     }
     const saved = await savePushCredentials(db, deps.secret, app.id, { provider: 'apns', settings, privateKeyPem });
     if (!saved.ok) return invalid('privateKeyPem', saved.reason, saved.reason === 'invalid_key' ? saved.message : undefined);
-    return ok({ credential: { provider: 'apns', settings, updatedAt: iso(saved.updatedAt) } });
+    return ok({ credential: (await credentialOf(db, app.id, 'apns')) ?? { provider: 'apns', settings, ratePerSecond: null, updatedAt: iso(saved.updatedAt) } });
   });
 
   route(router, deps, 'putFcmCredentials', async ({ app, body }) => {
@@ -89,7 +95,14 @@ export function pushCredentialRoutes(router: Router, deps: Deps): void {
     const settings = { projectId: input.settings.projectId, clientEmail: input.settings.clientEmail };
     const saved = await savePushCredentials(db, deps.secret, app.id, { provider: 'fcm', settings, privateKeyPem: input.privateKeyPem });
     if (!saved.ok) return invalid('serviceAccount', saved.reason, saved.reason === 'invalid_key' ? saved.message : undefined);
-    return ok({ credential: { provider: 'fcm', settings, updatedAt: iso(saved.updatedAt) } });
+    return ok({ credential: (await credentialOf(db, app.id, 'fcm')) ?? { provider: 'fcm', settings, ratePerSecond: null, updatedAt: iso(saved.updatedAt) } });
+  });
+
+  route(router, deps, 'setPushRateLimit', async ({ app, params, body }) => {
+    const provider = PushProvider.safeParse(params.provider);
+    const set = provider.success && (await setPushRate(db, app.id, provider.data, body.ratePerSecond));
+    const credential = set && provider.success ? await credentialOf(db, app.id, provider.data) : null;
+    return credential ? ok({ credential }) : fail(ErrorCode.NOT_EXIST, `No ${provider.success ? provider.data : 'such provider\'s'} push credentials for this app`);
   });
 
   route(router, deps, 'deletePushCredentials', async ({ app, params }) => {

@@ -20,6 +20,7 @@ import { locateProblems, problemText, problemsByPath, type LocatedProblem } from
 import { ProblemsList, revealField } from './ProblemsList.tsx';
 import { shownIn } from './selection.ts';
 import { DeliveryField, ScheduleField, TargetField } from './SendingFields.tsx';
+import { ConversionField } from './ConversionField.tsx';
 import { VariantTabs } from './VariantTabs.tsx';
 
 export interface MessageFormProps {
@@ -163,6 +164,9 @@ export function MessageForm(props: MessageFormProps) {
         )}
         <Section title={t('messageEditor.section.delivery')}>
           <DeliveryField />
+        </Section>
+        <Section title={t('messageAnalytics.settings.title')}>
+          <ConversionField />
         </Section>
         <Section title={t('messageEditor.section.parameters')}>
           <Field path="parameters" exact>

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { ActionIcon, Box, Button, Group, NumberInput, Select, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { MAX_AB_VARIANTS, variantTypes, type MessageVariant } from '@gd/shared/message/draft';
+import { AB_TEST_LIMITS } from '@gd/shared/message/abTest';
 import { CommunicationType } from '@gd/shared/message/model';
 import { useT } from '../../../i18n/useT.ts';
 import { addVariant, evenVariantShares, removeVariant, setVariantType, updateVariant, variantTypeOf } from './draftEdits.ts';
@@ -150,6 +151,27 @@ export function VariantTabs({ selected, onSelect, children }: { selected: Messag
               {variantsError}
             </Text>
           )}
+        </Field>
+        {/* The A/B test's test portion (shared message/abTest.ts): the rest waits for the winner. */}
+        <Field path="abTest">
+          <NumberInput
+            label={t('abAnalysis.editor.testPercent')}
+            description={t('abAnalysis.editor.testPercentHint')}
+            value={draft.abTest.testPercent}
+            readOnly={readOnly}
+            min={AB_TEST_LIMITS.minTestPercent}
+            max={AB_TEST_LIMITS.maxTestPercent}
+            allowDecimal={false}
+            allowNegative={false}
+            suffix="%"
+            maw={420}
+            mb="md"
+            data-testid="ab-test-percent"
+            onChange={(v) => {
+              const testPercent = typeof v === 'number' ? Math.min(AB_TEST_LIMITS.maxTestPercent, Math.max(AB_TEST_LIMITS.minTestPercent, Math.round(v))) : AB_TEST_LIMITS.maxTestPercent;
+              edit((d) => (d.abTest.testPercent === testPercent ? d : { ...d, abTest: { testPercent } }));
+            }}
+          />
         </Field>
         {children}
       </Tabs.Panel>

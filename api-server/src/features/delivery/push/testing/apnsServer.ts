@@ -77,6 +77,8 @@ export interface ApnsFixture {
   maxInFlight: number;
   /** Distinct provider JWTs whose signature was verified. */
   verifiedTokens: Set<string>;
+  /** How long each notification takes to be accepted (a slower server, so a test can kill a sender mid-way). */
+  delayMs: number;
   failToken(deviceToken: string, failure: ApnsFailure): void;
   failNext(count: number, failure: ApnsFailure): void;
   revokeProviderToken(jwt: string, reason?: 'ExpiredProviderToken' | 'InvalidProviderToken'): void;
@@ -104,7 +106,7 @@ export async function startApnsServer(opts: ApnsServerOptions): Promise<ApnsFixt
 
   const server = http2.createSecureServer({ key, cert, allowHTTP1: false, settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 1_000 } });
   const fixture: ApnsFixture = {
-    url: '', ca: cert, accepted: [], requests: 0, sessions: 0, maxInFlight: 0, verifiedTokens: new Set(),
+    url: '', ca: cert, accepted: [], requests: 0, sessions: 0, maxInFlight: 0, verifiedTokens: new Set(), delayMs: 0,
     failToken: (t, f) => void tokenFailures.set(t, f),
     failNext: (n, f) => { for (let i = 0; i < n; i++) nextFailures.push(f); },
     revokeProviderToken: (jwt, reason = 'ExpiredProviderToken') => void revoked.set(jwt, reason),
@@ -189,6 +191,7 @@ export async function startApnsServer(opts: ApnsServerOptions): Promise<ApnsFixt
     }
     if (!payload || typeof payload !== 'object' || !('aps' in payload)) return answer(stream, 400, 'BadRequest');
     if (!HEX.test(deviceToken) || deviceToken.length < 64) return answer(stream, 400, 'BadDeviceToken');
+    if (fixture.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fixture.delayMs));
     const failure = tokenFailures.get(deviceToken) ?? nextFailures.shift();
     if (failure) return answer(stream, failure.status, failure.reason, failure.retryAfterSeconds, apnsId);
     fixture.accepted.push({

@@ -1,0 +1,93 @@
+/**
+ * An A/B test's analysis (shared schemas/abAnalysis.ts): the test run's counts per variant
+ * (./repository.ts), conversions from the message analytics (messageAnalytics/metrics.ts), the
+ * rates with their Wilson intervals, the z-tests against the control and the best variant, the
+ * winner (shared message/abStats.ts) and whether it can be sent to the rest now.
+ */
+import {
+  abTestOf, declareWinner, twoProportionTest, wilsonInterval, type MessageDraft, type ProportionTest,
+} from '@gd/shared';
+import type { AbAnalysis, AbMetric, AbVariantResult, SendWinnerBlock, WinnerRun } from '@gd/shared/schemas/abAnalysis';
+import type { Queryable } from '../../db/pool.ts';
+import { messageMetrics } from '../messageAnalytics/metrics.ts';
+import { findWinnerRun, variantCounts, type AbTestRow, type WinnerRunRow } from './repository.ts';
+
+const typeOf = (definition: MessageDraft, variantId: string) => {
+  const v = definition.variants.find((x) => x.id === variantId);
+  return (v && (v.content[definition.defaultLanguage] ?? Object.values(v.content)[0])?.type) ?? null;
+};
+
+export const winnerRunOf = (r: WinnerRunRow): WinnerRun => ({
+  sendId: r.id, variantId: r.variant_id, state: r.state, recipients: r.resolved, sent: r.sent, createdAt: r.created_at.toISOString(),
+});
+
+/** Successes and trials of a variant on a metric. */
+function countsOn(v: Pick<AbVariantResult, 'sends' | 'opens' | 'clicks' | 'conversions' | 'conversionSends'>, metric: AbMetric): { successes: number; trials: number } {
+  switch (metric) {
+    case 'open':
+      return { successes: v.opens, trials: v.sends };
+    case 'click':
+      return { successes: v.clicks, trials: v.sends };
+    case 'conversion':
+      return { successes: v.conversions, trials: v.conversionSends };
+    default: {
+      const never: never = metric;
+      throw new Error(`unknown metric ${String(never)}`);
+    }
+  }
+}
+
+function compare(a: { successes: number; trials: number }, b: { successes: number; trials: number }): ProportionTest {
+  return twoProportionTest(a.successes, a.trials, b.successes, b.trials);
+}
+
+export async function analyse(db: Queryable, appId: string, test: AbTestRow, metric: AbMetric): Promise<AbAnalysis> {
+  const [counts, metrics, winnerRow] = await Promise.all([
+    variantCounts(db, appId, test.id, test.send_id),
+    messageMetrics(db, { appId, messageId: test.id }),
+    findWinnerRun(db, test.send_id),
+  ]);
+  const definition = test.definition;
+  const byId = new Map(counts.map((c) => [c.variant_id, c]));
+  const base = definition.variants.map((v) => {
+    const c = byId.get(v.id);
+    const m = metrics.variants[v.id];
+    const sends = c?.sends ?? 0;
+    const conversions = m ? m.conversionsDirect + m.conversionsIndirect : 0;
+    const conversionSends = m?.sents ?? 0;
+    return {
+      id: v.id, name: v.name || v.id, type: typeOf(definition, v.id), sends, opens: c?.opens ?? 0, clicks: c?.clicks ?? 0, conversions, conversionSends,
+      rates: {
+        open: wilsonInterval(c?.opens ?? 0, sends),
+        click: wilsonInterval(c?.clicks ?? 0, sends),
+        conversion: wilsonInterval(Math.min(conversions, conversionSends), conversionSends),
+      },
+    };
+  });
+  const decision = declareWinner(base.map((v) => ({ id: v.id, ...countsOn(v, metric) })));
+  const control = base[0];
+  const best = base.find((v) => v.id === decision.bestId);
+  const variants: AbVariantResult[] = base.map((v) => ({
+    ...v,
+    vsControl: control && v.id !== control.id ? compare(countsOn(control, metric), countsOn(v, metric)) : null,
+    vsBest: best && v.id !== best.id ? compare(countsOn(best, metric), countsOn(v, metric)) : null,
+  }));
+  const { testPercent } = abTestOf(definition);
+  const sendBlock: SendWinnerBlock | null = testPercent >= 100 ? 'noHoldOut'
+    : winnerRow ? 'alreadySent'
+      : test.state !== 'finished' ? 'testRunning'
+        : test.status !== 'Finished' ? 'notFinished'
+          : decision.winnerId === null ? 'noWinner' : null;
+  return {
+    message: { id: test.id, name: test.name, status: test.status, version: test.version, ownerId: test.owner_id },
+    metric,
+    testPercent,
+    startedAt: test.created_at.toISOString(),
+    finishedAt: test.finished_at?.toISOString() ?? null,
+    variants,
+    decision: { winnerId: decision.winnerId, bestId: decision.bestId, reason: decision.reason, threshold: decision.threshold },
+    heldBack: test.held_back,
+    winnerRun: winnerRow ? winnerRunOf(winnerRow) : null,
+    sendBlock,
+  };
+}

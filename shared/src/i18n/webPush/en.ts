@@ -1,0 +1,27 @@
+/** English texts of the web push part of the "Push notifications" card of /user/app (the app's VAPID keys). */
+export const webPushEn = {
+  webPush: {
+    title: 'Web push',
+    platform: 'Browsers (VAPID)',
+    description: 'Browsers subscribe with this public key through the web SDK; the private key stays on the server.',
+    enabled: 'Enabled',
+    disabled: 'Off',
+    disabledBody: 'Browsers receive no push until web push is enabled.',
+    publicKey: 'Public key',
+    subject: 'Contact',
+    subjectHint: 'A mailto: address or an https: page push services can reach you at',
+    subjectInvalid: 'A mailto: address or an https: URL',
+    enable: 'Enable',
+    edit: 'Edit',
+    save: 'Save',
+    rotate: 'Rotate keys',
+    disable: 'Disable',
+    saved: 'Web push saved.',
+    rotated: 'New keys made: browsers subscribe again on their next visit.',
+    disabledNotice: 'Web push disabled.',
+    rotateTitle: 'Rotate the VAPID keys?',
+    rotateBody: 'Subscriptions made with the current key stop receiving push until each browser visits the site again.',
+    disableTitle: 'Disable web push?',
+    disableBody: 'The keys of {{app}} are deleted and no browser receives push from it.',
+  },
+};
