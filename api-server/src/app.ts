@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import cookieParser from 'cookie-parser';
 import { ErrorCode } from '@gd/shared';
 import type { Deps } from './http/context.ts';
+import { appKeyAuth } from './http/appKeyAuth.ts';
 import { corsForWebApp, parseOrigins } from './http/cors.ts';
 import { emailLinksRouter } from './features/delivery/emailLinks.ts';
 import { csrfProtection } from './http/csrf.ts';
@@ -54,12 +55,16 @@ export function createApp(deps: Deps): express.Express {
     next();
   });
 
+  // One app-key authentication for every app-key endpoint: one key cache, one per-key budget and
+  // one unknown-key allowance per address across ingestion, web push and the SDK's messages.
+  const appKeys = appKeyAuth(deps.db, { perSecond: deps.config.INGEST_RATE_PER_SECOND, burst: deps.config.INGEST_RATE_BURST });
+
   // Ingestion first: app-key auth, its own body limit and CORS, no cookies or CSRF.
-  app.use('/api/ingest/v1/web-push', webPushSdkRouter(deps));
-  app.use('/api/ingest', ingestRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST, durableCommit: deps.config.INGEST_DURABLE_COMMIT === 'on' }));
+  app.use('/api/ingest/v1/web-push', webPushSdkRouter(deps, appKeys));
+  app.use('/api/ingest', ingestRouter(deps, { durableCommit: deps.config.INGEST_DURABLE_COMMIT === 'on' }, appKeys));
 
   // The SDK's messages (in-app, native ads, coupon redemptions): app-key auth and CORS like ingestion.
-  app.use('/api/sdk', sdkMessagesRouter(deps, { ratePerSecond: deps.config.INGEST_RATE_PER_SECOND, rateBurst: deps.config.INGEST_RATE_BURST }));
+  app.use('/api/sdk', sdkMessagesRouter(deps, appKeys));
 
   // E-mail links (open pixel, clicks, unsubscribe): called by recipients' mail clients, no session.
   app.use('/api/email', emailLinksRouter(deps));

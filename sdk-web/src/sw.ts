@@ -6,7 +6,8 @@
  * - `push`: shows the notification (title, body, icon, image; the payload kept as its data) and
  *   reports an `impression`.
  * - `notificationclick`: closes it, opens its url (or focuses the page), and reports `open`, and
- *   `click` when it had a url to open.
+ *   `click` when it had a url to open. A url is opened only when http(s) or an app scheme (the
+ *   in-app rule, inapp/model.ts `safeUrl`); any other is treated as none.
  * Reports go to the ingestion API as a batch of one interaction (channel push, the message,
  * variant and campaign), with the API base, app key and device id the page stored in Cache Storage
  * (webPush.ts). A report that fails is tried once more; a notification is never held up by it.
@@ -14,6 +15,7 @@
 import { SW_CACHE, SW_CONFIG_PATH } from './webPush.ts';
 import { APP_KEY_HEADER } from './transport.ts';
 import { uuid } from './device.ts';
+import { safeUrl } from './inapp/model.ts';
 
 interface Payload { title?: string; body?: string; icon?: string; image?: string; url?: string; messageId?: string; variantId?: string; campaignId?: string }
 interface ExtendableEvent { waitUntil(p: Promise<unknown>): void }
@@ -70,12 +72,13 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   const p = (event.notification.data ?? {}) as Payload;
   event.notification.close();
-  const open = p.url
-    ? self.clients.openWindow(p.url)
+  const url = typeof p.url === 'string' ? safeUrl(p.url) : null;
+  const open = url
+    ? self.clients.openWindow(url)
     : self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => windows[0]?.focus?.());
   event.waitUntil(Promise.all([
     open.catch(() => undefined),
     report('open', p).catch(() => undefined),
-    ...(p.url ? [report('click', p).catch(() => undefined)] : []),
+    ...(url ? [report('click', p).catch(() => undefined)] : []),
   ]));
 });

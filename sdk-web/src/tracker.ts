@@ -18,7 +18,7 @@ import { browserStorage, memoryStorage, storageKeys } from './storage.ts';
 import { INVALID_CODE, post, type Outcome } from './transport.ts';
 import type { EventExtras, InteractionRefs, Properties, Rejection, Tracker, TrackerOptions } from './types.ts';
 import { messagesApi } from './inapp/index.ts';
-import { disableWebPush, enableWebPush } from './webPush.ts';
+import { webPushApi } from './push.ts';
 
 /** Browsers allow 64 KiB of keepalive request bodies in flight per page. */
 export const KEEPALIVE_BYTES = 60_000;
@@ -272,8 +272,10 @@ export function createTracker(options: TrackerOptions): Tracker {
     return closed;
   };
 
+  /** The storage under this app key's prefix, for the message and web push calls ('' is no value). */
+  const store = { get: (key: string) => read(`gd:${appKey}:${key}`) || null, set: (key: string, value: string) => void write(`gd:${appKey}:${key}`, value) };
   const messages = messagesApi({
-    calls: { base, appKey, fetcher }, deviceId, flush: () => flush(), leaving: leave, doc: win?.document ?? null,
+    calls: { base, appKey, fetcher }, deviceId, flush: () => flush(), leaving: leave, doc: win?.document ?? null, store,
     interaction: (channel, kind, refs) => void tracker.interaction(channel, kind, refs),
   });
 
@@ -325,13 +327,14 @@ export function createTracker(options: TrackerOptions): Tracker {
       enqueue({ kind: 'interaction', id, body });
       return id;
     },
-    enableWebPush: (opts) => enableWebPush({ base, appKey, device, fetcher }, opts),
-    disableWebPush: () => disableWebPush({ base, appKey, device, fetcher }),
-    ...messages,
+    ...webPushApi({ base, appKey, device, fetcher, store }, win?.document ?? null),
+    ...messages.api,
     flush: () => flush(),
     async shutdown() {
       if (closed) return;
       closed = true;
+      // What the page shows stops reporting: the renderer goes with the tracker.
+      messages.close();
       clearInterval(interval);
       win?.document.removeEventListener('visibilitychange', onVisibility);
       win?.removeEventListener('pagehide', leave);
@@ -346,6 +349,6 @@ export function createTracker(options: TrackerOptions): Tracker {
       persist();
     },
   };
-  if (options.inApp && win) void tracker.inApp();
+  if (options.inApp && win) tracker.inApp().catch((error: unknown) => console.warn('Growthdeck: in-app messages failed', error));
   return tracker;
 }

@@ -103,9 +103,13 @@ export interface Tracker {
   setProfile(profile?: ProfileFields, tags?: TagValues): void;
   /** A message interaction (impression, click, open, dismissed_click) on a channel. */
   interaction(channel: InteractionChannel, kind: InteractionKind, refs?: InteractionRefs): string | null;
-  /** Web push: registers the service worker, subscribes with the app's VAPID key and sends the subscription (webPush.ts). */
+  /**
+   * Web push: asks for the notification permission at once, then loads growthdeck-webpush.js,
+   * registers the service worker, waits for it to be active, subscribes with the app's VAPID key
+   * and sends the subscription (push.ts, webPush.ts).
+   */
   enableWebPush(options: WebPushOptions): Promise<WebPushResult>;
-  /** Ends this browser's web push subscription; answers whether the API had one. */
+  /** Ends this browser's web push subscription (the registration of the stored scope); answers whether the API had one. */
   disableWebPush(): Promise<boolean>;
   /**
    * The in-app messages on offer to this person now (what is queued is sent first, so a new
@@ -115,8 +119,12 @@ export interface Tracker {
   inApp(options?: { lang?: string; show?: boolean }): Promise<InAppMessage[]>;
   /** The native ads on offer for a placement (a template's name or id), filled through the template. */
   nativeAds(placement: string, options?: { lang?: string; limit?: number }): Promise<NativeAdView[]>;
-  /** Redeems a coupon; answers the API's answer (null: refused, e.g. past max_redeems, or unreachable). */
-  redeem(messageId: string, variantId?: string): Promise<Record<string, unknown> | null>;
+  /**
+   * Redeems a coupon; answers the API's answer (null: refused, e.g. past max_redeems, or
+   * unreachable). Calling again after a null answer retries the same redemption (counted once): its
+   * client id is kept per message and variant until an OK answer; or give your own `clientId`.
+   */
+  redeem(messageId: string, variantId?: string, clientId?: string): Promise<Record<string, unknown> | null>;
   /** Sends what is queued; resolves when the queue is empty or a failed send left a retry scheduled. */
   flush(): Promise<void>;
   /** Stops timers and listeners, sends what it can, and writes the queue. */
@@ -125,8 +133,10 @@ export interface Tracker {
 
 /** A native ad to render: its filled fields, and calls that report what the visitor did. */
 export interface NativeAdView extends NativeAd {
-  /** Report that the ad was shown (once per call). */
+  /** Where a tap leads: http(s) or an app scheme, else '' (nothing to open). */
+  clickUrl: string;
+  /** Report that the ad was shown (once per ad view: later calls report nothing). */
   impression(): void;
-  /** Report a tap; answers where it leads (`clickUrl`), for the app to open. */
-  click(): string;
+  /** Report a tap; answers where it leads (`clickUrl`) for the app to open, or null when it leads nowhere safe. */
+  click(): string | null;
 }

@@ -4,6 +4,10 @@
  * product), a push message is delivered into that service worker, which shows the notification
  * and reports its impression to the ingestion API, where the marketer sees it on the person.
  *
+ * The web push code is a script of its own (/sdk/growthdeck-webpush.js) that `enableWebPush` loads;
+ * a worker whose scope does not cover the page is waited for by itself (`navigator.serviceWorker.ready`
+ * would never settle there), and `disableWebPush` finds it by its stored scope.
+ *
  * What a real browser cannot do here, and what the test does instead:
  * - PushManager.subscribe cannot succeed here: Chromium's push service is Google's (FCM over its
  *   GCM channel), which this machine cannot reach, and headless Chromium refuses the push
@@ -65,6 +69,8 @@ test('a push delivered to the SDK service worker shows a notification and report
     if (!enabled.ok) expect(enabled).toMatchObject({ ok: false, reason: 'failed' });
     test.info().annotations.push({ type: 'enableWebPush', description: JSON.stringify(enabled) });
     expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(`${shop}/growthdeck-sw.js`);
+    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    expect(scripts).toContain(`${origin}/sdk/growthdeck-webpush.js`);
 
     // The loopback push service subscribes for the browser; the subscription goes through the SDK endpoint.
     const subscription = pushService.subscribe(webPush.publicKey);
@@ -93,6 +99,17 @@ test('a push delivered to the SDK service worker shows a notification and report
       const person = (await call(page.request, 'GET', `/apps/${app.id}/people/${personId}`)) as { messages?: { channel: string; messageId: string | null; impressions: number }[] };
       return person.messages?.find((m) => m.messageId === message.id);
     }, { timeout: 15_000 }).toMatchObject({ channel: 'push', impressions: 1 });
+
+    // A worker whose scope does not cover this page: enabling ends all the same (the same answer as
+    // above), the scope is stored, and disabling finds that registration by it.
+    const scoped = await page.evaluate(() => (window as unknown as { gd: { enableWebPush(o: object): Promise<{ ok: boolean; reason?: string }> } }).gd.enableWebPush({ serviceWorkerUrl: '/growthdeck-sw.js', scope: '/push/' }));
+    if (!scoped.ok) expect(scoped).toMatchObject({ ok: false, reason: 'failed' });
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/push/'))?.active?.scriptURL)).toBe(`${shop}/growthdeck-sw.js`);
+    expect(await page.evaluate((key) => localStorage.getItem(key), `gd:${app.appKey}:push-scope`)).toBe(`${shop}/push/`);
+    const pushUnsubscribes: unknown[] = [];
+    page.on('request', (req) => { if (req.url().endsWith('/web-push/unsubscribe')) pushUnsubscribes.push(req.postDataJSON()); });
+    await page.evaluate(() => (window as unknown as { gd: { disableWebPush(): Promise<boolean> } }).gd.disableWebPush());
+    expect(pushUnsubscribes).toMatchObject([{ device: { id: deviceId } }]);
   } finally {
     shopServer.close();
     await pushService.close();

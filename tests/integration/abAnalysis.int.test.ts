@@ -119,19 +119,23 @@ describe('an A/B test with a hold-out', () => {
     expect(b!.rates.click.low).toBeGreaterThan(0.5);
     expect(b!.vsControl!.pValue).toBeLessThan(0.05);
     expect(analysis.decision).toMatchObject({ winnerId: 'B', bestId: 'B', reason: 'significant' });
+    expect(analysis.primaryMetric).toBe('click');
+    // Another metric only changes the comparisons shown: the winner stays the one of the primary metric (nobody converted).
+    const onConversions = (await owner.client.ok<{ analysis: AbAnalysis }>('abAnalysis', undefined, { appId }, { messageId: message.id, metric: 'conversion' })).analysis;
+    expect(onConversions).toMatchObject({ metric: 'conversion', primaryMetric: 'click', decision: { winnerId: 'B', bestId: 'B', reason: 'significant' } });
     expect(analysis.sendBlock).toBeNull();
     expect(analysis.winnerRun).toBeNull();
   });
 
   it('an analyst sees the analysis but may not send the winner', async () => {
     expect((await analysisOf(analyst, message)).decision.winnerId).toBe('B');
-    const refused = await analyst.call('sendAbWinner', { variantId: 'B', metric: 'click' }, ids(message));
+    const refused = await analyst.call('sendAbWinner', { variantId: 'B' }, ids(message));
     expect(refused.body.code).toBe(ErrorCode.NO_PERMISSION);
     expect((await api.db.query(`SELECT 1 FROM message_sends WHERE message_id = $1 AND kind = 'winner'`, [message.id])).rowCount).toBe(0);
   });
 
   it('refuses a variant the analysis does not declare the winner', async () => {
-    const answer = await owner.client.call('sendAbWinner', { variantId: 'A', metric: 'click' }, ids(message));
+    const answer = await owner.client.call('sendAbWinner', { variantId: 'A' }, ids(message));
     expect(answer.httpStatus).toBe(409);
   });
 
@@ -141,8 +145,8 @@ describe('an A/B test with a hold-out', () => {
     const rest = new Set(personIds.filter((id) => !inTestPortion(live.id, id, 50)));
     // Two at once: one run.
     const [first, second] = await Promise.all([
-      owner.client.ok<{ run: WinnerRun; created: boolean }>('sendAbWinner', { variantId: 'B', metric: 'click' }, ids(message)),
-      owner.client.ok<{ run: WinnerRun; created: boolean }>('sendAbWinner', { variantId: 'B', metric: 'click' }, ids(message)),
+      owner.client.ok<{ run: WinnerRun; created: boolean }>('sendAbWinner', { variantId: 'B' }, ids(message)),
+      owner.client.ok<{ run: WinnerRun; created: boolean }>('sendAbWinner', { variantId: 'B' }, ids(message)),
     ]);
     expect([first.created, second.created].sort()).toEqual([false, true]);
     expect(first.run.sendId).toBe(second.run.sendId);
@@ -156,7 +160,7 @@ describe('an A/B test with a hold-out', () => {
     expect(sink.received.length - before).toBe(rest.size);
 
     // Asked again: the same run, nothing more sent.
-    const again = await owner.client.ok<{ run: WinnerRun; created: boolean }>('sendAbWinner', { variantId: 'B', metric: 'click' }, ids(message));
+    const again = await owner.client.ok<{ run: WinnerRun; created: boolean }>('sendAbWinner', { variantId: 'B' }, ids(message));
     expect(again).toMatchObject({ created: false, run: { sendId: first.run.sendId, variantId: 'B', state: 'finished', sent: rest.size } });
     await new Promise((r) => setTimeout(r, 500));
     expect(sink.received.length - before).toBe(rest.size);
@@ -164,6 +168,20 @@ describe('an A/B test with a hold-out', () => {
     expect(after).toMatchObject({ sendBlock: 'alreadySent', winnerRun: { sendId: first.run.sendId, recipients: rest.size } });
     // The analysis still reads the test: the winner run's sends do not count in it.
     expect(after.variants[0]!.sends + after.variants[1]!.sends).toBe(80 - rest.size);
+    // Conversions are counted over the same people: a test person of B who buys counts, the winner run's people buying do not.
+    const purchase = (person: string) => api.db.query(
+      `INSERT INTO events (app_id, event_time, received_at, client_id, person_id, device_id, name, revenue, currency)
+       VALUES ($1, now() + interval '1 minute', now(), gen_random_uuid()::text, $2, 0, 'gd_transaction', 10, 'EUR')`, [appId, person]);
+    const tested = (await api.db.query<{ person_id: string }>(`SELECT person_id::text FROM message_outbox WHERE send_id = $1 AND variant_id = 'B' LIMIT 1`, [live.id])).rows[0]!.person_id;
+    await purchase(tested);
+    const converted = await analysisOf(owner.client, message);
+    const b = converted.variants[1]!;
+    expect(b.conversions).toBe(1);
+    expect(b.rates.conversion.rate).toBeCloseTo(1 / b.sends, 10);
+    for (const person of rest) await purchase(person);
+    const later = await analysisOf(owner.client, message);
+    expect(later.variants.map((v) => ({ sends: v.sends, conversions: v.conversions, rate: v.rates.conversion }))).toEqual(
+      converted.variants.map((v) => ({ sends: v.sends, conversions: v.conversions, rate: v.rates.conversion })));
   });
 
   it('an A/B test without a hold-out has nobody to send the winner to', async () => {
@@ -175,7 +193,7 @@ describe('an A/B test with a hold-out', () => {
     expect(sink.to('solo-2@example.com')).toHaveLength(1);
     const analysis = await analysisOf(owner.client, everyone);
     expect(analysis).toMatchObject({ testPercent: 100, heldBack: 0, sendBlock: 'noHoldOut' });
-    expect((await owner.client.call('sendAbWinner', { variantId: 'A', metric: 'click' }, ids(everyone))).httpStatus).toBe(409);
+    expect((await owner.client.call('sendAbWinner', { variantId: 'A' }, ids(everyone))).httpStatus).toBe(409);
   });
 });
 

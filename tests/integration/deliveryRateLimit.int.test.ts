@@ -52,12 +52,14 @@ describe('rate limits per provider', () => {
     expect((await owner.client.ok<{ providers: MailProvider[] }>('listMailProviders')).providers.find((p) => p.id === provider.id)?.ratePerSecond).toBe(7);
   });
 
-  it('sends at most the limit in each second; the rest waits for the next second without spending an attempt', async () => {
+  it('sends at most the limit in each second; the rest is spread over the next seconds without spending an attempt', async () => {
     const emails = Array.from({ length: 20 }, (_, i) => `limited-${i}@example.com`);
     const { audienceId } = await audienceOf(api, appId, emails.map((email) => ({ email })), 'Limited');
     const message: MessageSummary = await approvedMessage(owner.client, world, {
       appId, type: 'email', name: 'Limited', audienceId,
       content: { sender_name: 'Team', sender_email: 'news@example.com', subject: 'Hello', html_body: '<p>Hello</p>' },
+      // Years ahead: no other test file's in-process worker (on the real clock) takes the run.
+      change: (d) => ({ ...d, schedule: { kind: 'at', at: '2031-03-01T10:00', basis: 'userTimezone' } }),
     });
     await owner.client.ok('transitionMessage', { action: 'play' }, { appId, messageId: message.id });
     const deps = { db: api.db, secret: api.deps.secret, baseUrl: api.url, log: api.deps.log, liveDocs: api.deps.liveDocs, netPolicy: netPolicy(api.deps.config) };
@@ -68,18 +70,21 @@ describe('rate limits per provider', () => {
     const cache = new SenderCache();
     const received = () => sink.received.filter((m) => emails.includes(m.to[0] ?? '')).length;
     try {
-      // One batch takes all 20 rows; 7 go, 13 wait for 10:00:01.
-      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(20);
+      // One batch takes all 20 rows; 7 go; the other 13 are spread at the limit: 7 wait for 10:00:01, 6 for 10:00:02.
+      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(7);
       expect(received()).toBe(7);
       const waiting = await api.db.query<{ run_at: Date; attempts: number; n: number }>(
-        `SELECT run_at, attempts, count(*)::int AS n FROM message_outbox WHERE message_id = $1 AND status = 'queued' GROUP BY 1, 2`, [message.id]);
-      expect(waiting.rows).toEqual([{ run_at: new Date('2031-03-01T10:00:01.000Z'), attempts: 0, n: 13 }]);
+        `SELECT run_at, attempts, count(*)::int AS n FROM message_outbox WHERE message_id = $1 AND status = 'queued' GROUP BY 1, 2 ORDER BY 1`, [message.id]);
+      expect(waiting.rows).toEqual([
+        { run_at: new Date('2031-03-01T10:00:01.000Z'), attempts: 0, n: 7 },
+        { run_at: new Date('2031-03-01T10:00:02.000Z'), attempts: 0, n: 6 },
+      ]);
       // Later in the same second nothing is due: the window is spent.
       clock = new Date('2031-03-01T10:00:00.900Z');
       expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(0);
-      // Each next second takes 7 more.
+      // Each next second takes its share, and only its share is leased.
       clock = new Date('2031-03-01T10:00:01.000Z');
-      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(13);
+      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(7);
       expect(received()).toBe(14);
       clock = new Date('2031-03-01T10:00:02.000Z');
       expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(6);

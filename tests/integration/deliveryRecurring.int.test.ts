@@ -32,7 +32,13 @@ afterAll(async () => {
   await sink.close();
 });
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/**
+ * The test's clock runs ten years ahead of the real one, so no other test file's in-process worker
+ * (on the real clock) ever finds these runs due: only this file's controlled workers send them.
+ */
+const AHEAD_MS = 3650 * 86_400_000;
+const aheadNow = () => new Date(Date.now() + AHEAD_MS);
+const day = (offset: number) => new Date(Date.now() + AHEAD_MS + offset * 86_400_000).toISOString().slice(0, 10);
 
 /** Runs the pipeline on `clock` until nothing is left to resolve or send, then finishes runs (on the real clock, as the loop does). */
 async function work(clock: Date): Promise<void> {
@@ -44,7 +50,7 @@ async function work(clock: Date): Promise<void> {
       const sent = await sendDueBatch(deps, cache, 'recurring-worker', { now: () => clock });
       if (!resolved && sent === 0) break;
     }
-    await finishRuns(api.db, api.deps.log);
+    await finishRuns(api.db, api.deps.log, () => clock);
   } finally {
     cache.close();
   }
@@ -54,7 +60,7 @@ describe('recurring messages', () => {
   it('sends each occurrence as its own run, stays Active between them, and plans the next one', async () => {
     const emails = ['daily-a@example.com', 'daily-b@example.com', 'daily-c@example.com'];
     const { audienceId } = await audienceOf(api, appId, emails.map((email) => ({ email })), 'Daily');
-    // Daily at 00:00 UTC since yesterday: the first occurrence's time has passed, so it goes at once.
+    // Daily at 00:00 UTC since yesterday (on the test's clock): the first occurrence's time has passed, so it goes at once.
     const message: MessageSummary = await approvedMessage(owner.client, world, {
       appId, type: 'email', name: 'Daily digest', audienceId,
       content: { sender_name: 'Team', sender_email: 'news@example.com', subject: 'Your digest', html_body: '<p>Today</p>' },
@@ -62,7 +68,7 @@ describe('recurring messages', () => {
     });
     const ids = { appId, messageId: message.id };
     await owner.client.ok('transitionMessage', { action: 'play' }, ids);
-    await work(new Date());
+    await work(aheadNow());
     for (const email of emails) expect(sink.to(email)).toHaveLength(1);
     expect(await statusOf(owner.client, appId, message)).toBe('Active');
 
@@ -76,7 +82,7 @@ describe('recurring messages', () => {
     await owner.client.ok('transitionMessage', { action: 'pause' }, ids);
     await owner.client.ok('transitionMessage', { action: 'play' }, ids);
     expect(await statusOf(owner.client, appId, message)).toBe('Scheduled');
-    await work(new Date());
+    await work(aheadNow());
     for (const email of emails) expect(sink.to(email)).toHaveLength(1);
 
     // Tomorrow at 00:00 UTC: everyone gets the second digest, once; the third is planned.
@@ -97,7 +103,7 @@ describe('recurring messages', () => {
       change: (d) => ({ ...d, schedule: { kind: 'recurring', startsAt: `${day(-3)}T00:00`, basis: 'userTimezone', frequency: 'weekly', endsAt: `${day(-2)}T00:00` } }),
     });
     await owner.client.ok('transitionMessage', { action: 'play' }, { appId, messageId: message.id });
-    await work(new Date());
+    await work(aheadNow());
     expect(sink.to('ending@example.com')).toHaveLength(1);
     expect(await statusOf(owner.client, appId, message)).toBe('Finished');
   });

@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, type DeliveryRun, type MessageContent, type MessageDraft, type MessageSummary } from '@gd/shared';
-import type { InAppMessage, MessageInteractionCounts, NativeAd } from '@gd/shared/schemas/sdkMessages';
+import { endpoints, type DeliveryRun, type MessageContent, type MessageDraft, type MessageMetrics, type MessageSummary } from '@gd/shared';
+import type { InAppMessage, NativeAd } from '@gd/shared/schemas/sdkMessages';
 import { createTestApp, ingest, registerAccount, type ApiAnswer, type TestApi } from '../../api-server/src/testing/harness.ts';
 import { approvedMessage, startApiWithSync, until, statusOf as statusAs, type DeliveryWorld } from '../support/delivery.ts';
 
@@ -144,8 +144,11 @@ describe('in-app messages through the SDK', () => {
     expect((await inApp(devices[0]!)).map((m) => m.messageId)).not.toContain(message.id);
     await interact(devices[1]!, { messageId: message.id, variantId: offer!.variantId, campaignId: offer!.campaignId }, 'dismissed_click');
     expect((await inApp(devices[1]!)).map((m) => m.messageId)).not.toContain(message.id);
-    const { interactions } = await owner.client.ok<{ interactions: MessageInteractionCounts }>('messageDelivery', undefined, ids(message));
-    expect(interactions).toEqual({ impression: 1, click: 1, open: 0, dismissed_click: 1, redeem: 0 });
+    // The message's interactions are its metrics (messageMetrics; messageDelivery no longer counts them): people per kind.
+    const { metrics } = await owner.client.ok<{ metrics: MessageMetrics }>('messageMetrics', undefined, ids(message));
+    expect(metrics.total).toMatchObject({ impressions: 1, clicks: 1, opens: 0, redeems: 0 });
+    const kinds = await api.db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM message_interactions WHERE app_id = $1 AND message_id = $2 GROUP BY kind ORDER BY kind', [app.id, message.id]);
+    expect(kinds.rows).toEqual([{ kind: 'click', n: 1 }, { kind: 'dismissed_click', n: 1 }, { kind: 'impression', n: 1 }]);
   });
 
   it('stops offering a message past its life, and its run finishes', async () => {
@@ -223,6 +226,63 @@ describe('in-app messages through the SDK', () => {
     expect(await ads('no such placement')).toEqual([]);
     // Native ads are not in-app messages.
     expect((await inApp(devices[0]!)).map((m) => m.messageId)).not.toContain(message.id);
+  });
+
+  it('marks delivered only the native ads it returns: the placement\'s, up to the limit', async () => {
+    const { audienceId, devices } = await peopleOf(1);
+    const sidebar = await api.db.query<{ id: string; name: string }>(
+      `INSERT INTO native_ad_templates (account_id, app_id, name, fields) VALUES ($1, $2, $3, $4) RETURNING id::text, name`,
+      [owner.accountId, app.id, `Sidebar ${Date.now()}`, JSON.stringify([{ key: 'headline', label: 'Headline', kind: 'text', required: true }])]);
+    const side = sidebar.rows[0]!;
+    const ad = (title: string): Partial<MessageContent> => ({ title, message: 'Body', image_url: 'https://cdn.example.com/a.png', target_url: 'https://shop.example.com/a' });
+    const standardOne = await played('native_ad', 'Standard one', audienceId, ad('One'));
+    const standardTwo = await played('native_ad', 'Standard two', audienceId, ad('Two'));
+    const inSidebar = await played('native_ad', 'In the sidebar', audienceId, { ...ad('Side'), template_id: side.id });
+    const ads = async (placement: string, limit: string) => {
+      const answer = await sdkGet(endpoints.sdkNativeAds.path, app.appKey, { deviceId: devices[0]!, placement, limit });
+      expect(answer.body.status, JSON.stringify(answer.body)).toBe('OK');
+      return answer.body.ads as NativeAd[];
+    };
+    const standard = await ads('standard', '1');
+    expect(standard).toHaveLength(1);
+    expect(standard[0]).toMatchObject({ templateName: 'Standard' });
+    const shown = standard[0]!.messageId;
+    const notShown = shown === standardOne.id ? standardTwo.id : standardOne.id;
+    expect([standardOne.id, standardTwo.id]).toContain(shown);
+    // Only the ad returned was delivered: not the other one past the limit, not the other placement's.
+    expect(await rows(shown)).toEqual([{ status: 'sent', n: 1 }]);
+    expect(await rows(notShown)).toEqual([{ status: 'queued', n: 1 }]);
+    expect(await rows(inSidebar.id)).toEqual([{ status: 'queued', n: 1 }]);
+    // The sidebar's placement (by name) returns and delivers its own ad only.
+    expect((await ads(side.name.toLowerCase(), '5')).map((a) => [a.messageId, a.templateId])).toEqual([[inSidebar.id, side.id]]);
+    expect(await rows(inSidebar.id)).toEqual([{ status: 'sent', n: 1 }]);
+    expect(await rows(notShown)).toEqual([{ status: 'queued', n: 1 }]);
+  });
+
+  it('offers a live message however many expired or no longer running rows the person has', async () => {
+    const { audienceId, devices, personIds } = await peopleOf(1);
+    const live = await played('banner', 'Long live', audienceId, bannerContent('Live'));
+    const paused = await played('banner', 'Paused since', audienceId, bannerContent('Paused'));
+    await owner.client.ok('transitionMessage', { action: 'pause' }, ids(paused));
+    // The live row is old; since then the person got 150 newer rows: 75 past their life (of the
+    // live message itself) and 75 of the paused message, delivered and left in the in-app index.
+    await api.db.query(`UPDATE message_outbox SET run_at = now() - interval '1 day' WHERE message_id = $1`, [live.id]);
+    await api.db.query(
+      `INSERT INTO message_outbox (send_id, app_id, message_id, person_id, channel, address, variant_id, language, time_zone, test, idempotency_key, status, run_at, sent_at, expires_at)
+       SELECT o.send_id, o.app_id, o.message_id, o.person_id, o.channel, o.address, o.variant_id, o.language, o.time_zone, o.test, o.idempotency_key || ':old:' || g,
+              CASE WHEN o.message_id = $1 THEN 'queued' ELSE 'sent' END, now() - g * interval '1 second',
+              CASE WHEN o.message_id = $1 THEN NULL ELSE now() - g * interval '1 second' END,
+              CASE WHEN o.message_id = $1 THEN now() - interval '1 second' END
+         FROM message_outbox o CROSS JOIN generate_series(1, 75) g
+        WHERE o.message_id = ANY($2::uuid[]) AND o.person_id = $3 AND o.channel = 'inApp'`,
+      [live.id, [live.id, paused.id], personIds[0]]);
+    const recent = await api.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM message_outbox WHERE app_id = $1 AND person_id = $2 AND channel = 'inApp' AND status IN ('queued', 'sent') AND run_at > now() - interval '1 hour'`,
+      [app.id, personIds[0]]);
+    expect(recent.rows[0]!.n).toBeGreaterThan(100);
+    expect((await inApp(devices[0]!)).map((m) => m.messageId)).toEqual([live.id]);
+    const original = await api.db.query<{ status: string }>('SELECT status FROM message_outbox WHERE message_id = $1 AND expires_at IS NULL', [live.id]);
+    expect(original.rows.map((r) => r.status)).toEqual(['sent']);
   });
 
   it('offers in-app messages to web pages only on the web plugin\'s domains', async () => {

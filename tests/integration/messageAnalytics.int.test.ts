@@ -177,3 +177,112 @@ describe('conversion settings', () => {
     expect(metrics.total).toMatchObject({ sents: 2, conversionsDirect: 0, conversionsIndirect: 1, revenueDirect: 0, revenueIndirect: 4 });
   });
 });
+
+/** A live outbox row of `messageId` (the run `sendId`) to a person, sent at `at` (a Postgres expression). */
+async function sentRow(sendId: string, messageId: string, personId: string, at: string, test = false, app = appId): Promise<void> {
+  await api.db.query(
+    `INSERT INTO message_outbox (send_id, app_id, message_id, person_id, channel, address, variant_id, language, time_zone, test, idempotency_key, status, run_at, sent_at)
+     VALUES ($1, $2, $3, $4, 'email', 'x@example.com', 'main', 'en', 'UTC', $5, gen_random_uuid()::text, 'sent', ${at}, ${at})`,
+    [sendId, app, messageId, personId, test]);
+}
+
+async function interaction(messageId: string, personId: string, kind: 'impression' | 'open' | 'click', channel: string, at: string): Promise<void> {
+  await api.db.query(
+    `INSERT INTO message_interactions (app_id, event_time, client_id, person_id, device_id, channel, kind, campaign_id, message_id, variant_id)
+     VALUES ($1, ${at}, gen_random_uuid()::text, $2, 0, $3, $4, NULL, $5, 'main')`, [appId, personId, channel, kind, messageId]);
+}
+
+const runOf = async (messageId: string) =>
+  (await api.db.query<{ send_id: string }>(`SELECT send_id FROM message_outbox WHERE message_id = $1 LIMIT 1`, [messageId])).rows[0]!.send_id;
+
+describe('test devices', () => {
+  it('do not count: interactions and redemptions of people who only got test sends of the message', async () => {
+    const { message, personIds } = await playedEmail(owner.client, 1);
+    const [p0] = personIds as [string];
+    const [device] = (await audienceOf(api, appId, [{ email: `device${batch}@example.com` }], `Devices ${batch}`)).personIds as [string];
+    // A test run of the message to a test device (the person of the device).
+    const testRun = (await api.db.query<{ id: string }>(
+      `INSERT INTO message_sends (account_id, app_id, message_id, version, definition, kind, origin, state)
+       SELECT account_id, app_id, id, NULL, '{}'::jsonb, 'test', 'classic', 'finished' FROM messages WHERE id = $1 RETURNING id`, [message.id])).rows[0]!.id;
+    await sentRow(testRun, message.id, device, 'now()', true);
+    await interaction(message.id, device, 'impression', 'inapp', 'now()');
+    await interaction(message.id, device, 'click', 'inapp', 'now()');
+    await api.db.query(`INSERT INTO message_redemptions (app_id, message_id, variant_id, person_id, client_id) VALUES ($1, $2, 'main', $3, gen_random_uuid()::text)`, [appId, message.id, device]);
+    await event(device, '10 minutes', 8);
+    // The live person's own click and redemption count.
+    await interaction(message.id, p0, 'click', 'email', 'now()');
+    await api.db.query(`INSERT INTO message_redemptions (app_id, message_id, variant_id, person_id, client_id) VALUES ($1, $2, 'main', $3, gen_random_uuid()::text)`, [appId, message.id, p0]);
+    const metrics = await metricsOf(owner.client, message);
+    expect(metrics.total).toMatchObject({ sents: 1, delivered: 1, impressions: 0, clicks: 1, redeems: 1, conversionsDirect: 0, conversionsIndirect: 0, revenueDirect: 0, revenueIndirect: 0 });
+    expect(metrics.variants.main).toMatchObject({ sents: 1, delivered: 1, impressions: 0, clicks: 1, redeems: 1 });
+  });
+});
+
+describe('conversions of a message that reached a person more than once', () => {
+  it('count a goal event within the window after any of their sends, opens or clicks', async () => {
+    const { message, personIds } = await playedEmail(owner.client, 3);
+    const [p0, p1, p2] = personIds as [string, string, string];
+    const send = await runOf(message.id);
+    // The first occurrence went out ten days ago (its window is long over).
+    await api.db.query(`UPDATE message_outbox SET sent_at = sent_at - interval '10 days', run_at = run_at - interval '10 days' WHERE message_id = $1`, [message.id]);
+    // p0: a second occurrence now, and a purchase an hour later: indirect (after the second send).
+    await sentRow(send, message.id, p0, 'now()');
+    await event(p0, '1 hour', 4);
+    // p1: clicked the first one back then, gets the second now and clicks it: a purchase after that click is direct.
+    await interaction(message.id, p1, 'click', 'email', `now() - interval '10 days'`);
+    await sentRow(send, message.id, p1, 'now()');
+    await interaction(message.id, p1, 'click', 'email', 'now()');
+    await event(p1, '2 hours', 6);
+    // p2: only the first occurrence; a purchase now is outside its window.
+    await event(p2, '1 hour', 9);
+    const metrics = await metricsOf(owner.client, message);
+    expect(metrics.total).toMatchObject({ sents: 5, clicks: 1, conversionsDirect: 1, conversionsIndirect: 1, revenueDirect: 6, revenueIndirect: 4 });
+  });
+});
+
+describe('the messages report', () => {
+  it('totals count a purchase once however many messages it follows, the previous total over the previous period\'s messages, and refuse long ranges', async () => {
+    const other = await registerAccount(api);
+    const app = (await other.client.ok<{ app: { id: string } }>('createApp', { name: 'Report', os: 'iOS', timezone: 'UTC' })).app.id;
+    const day = (await api.db.query<{ d: string }>(`SELECT (now() AT TIME ZONE 'UTC')::date::text AS d`)).rows[0]!.d;
+    const [p, q] = (await audienceOf(api, app, [{ email: 'both@example.com' }, { email: 'one@example.com' }], 'Report people')).personIds as [string, string];
+    const created = async (name: string) => {
+      const { message } = await other.client.ok<{ message: MessageSummary }>('createMessage', { name, type: 'email', campaignName: name }, { appId: app });
+      const run = await api.db.query<{ id: string }>(
+        `INSERT INTO message_sends (account_id, app_id, message_id, version, definition, kind, origin, state)
+         SELECT account_id, app_id, id, NULL, '{}'::jsonb, 'test', 'classic', 'finished' FROM messages WHERE id = $1 RETURNING id`, [message.id]);
+      return { message, send: run.rows[0]!.id };
+    };
+    const a = await created('Report A');
+    const b = await created('Report B');
+    const c = await created('Report C');
+    await sentRow(a.send, a.message.id, p, 'now()', false, app);
+    await sentRow(a.send, a.message.id, q, 'now()', false, app);
+    await sentRow(b.send, b.message.id, p, 'now()', false, app);
+    // C sent only yesterday (the previous period of a one-day range).
+    await sentRow(c.send, c.message.id, q, `date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '1 hour'`, false, app);
+    const purchase = (person: string, revenue: number) => api.db.query(
+      `INSERT INTO events (app_id, event_time, received_at, client_id, person_id, device_id, name, revenue, currency)
+       VALUES ($1, now() + interval '1 minute', now(), gen_random_uuid()::text, $2, 0, 'gd_transaction', $3, 'EUR')`, [app, person, revenue]);
+    await purchase(p, 10);
+    await purchase(q, 5);
+    const { report } = await other.client.ok<{ report: MessageReport }>('messageReport', undefined, { appId: app }, { startDay: day, endDay: day });
+    expect(report.messages.map((m) => m.name)).toEqual(['Report A', 'Report B']);
+    expect(report.messages.map((m) => m.current.conversionsIndirect)).toEqual([2, 1]);
+    expect(report.messages.map((m) => m.current.revenueIndirect)).toEqual([15, 10]);
+    // p's purchase follows A and B: one conversion, its revenue once.
+    expect(report.total.current).toMatchObject({ sents: 3, conversionsDirect: 0, conversionsIndirect: 2, revenueIndirect: 15 });
+    expect(report.truncated).toBe(false);
+    // The previous total is C's (active then, not now); A's and B's previous figures are empty.
+    expect(report.total.previous).toMatchObject({ sents: 1 });
+    expect(report.messages.map((m) => m.previous.sents)).toEqual([0, 0]);
+    // Ranges are bounded like the analytics' (at most 366 days), the filters like the import's.
+    const year = await other.client.call('messageReport', undefined, { appId: app }, { startDay: '2025-01-01', endDay: '2026-01-01' });
+    expect(year.body.status).toBe('OK');
+    expect((await other.client.call('messageReport', undefined, { appId: app }, { startDay: '2025-01-01', endDay: '2026-01-02' })).body.status).toBe('KO');
+    expect((await other.client.call('performanceReport', undefined, { appId: app }, { startDay: '2025-01-01', endDay: '2026-01-02' })).body.status).toBe('KO');
+    const channels = { startDay: day, endDay: day, channels: ['push', 'inapp', 'email', 'native', 'push'] };
+    expect((await other.client.call('performanceReport', undefined, { appId: app }, channels)).body.status).toBe('KO');
+    expect((await other.client.call('performanceReport', undefined, { appId: app }, { ...channels, channels: ['push', 'email'] })).body.status).toBe('OK');
+  });
+});

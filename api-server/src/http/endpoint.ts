@@ -168,6 +168,50 @@ export function publicRoute<N extends EndpointName>(router: Router, deps: Deps, 
   register(router, deps, name, handler as Handler<N>, true);
 }
 
+/** What a file route's handler gets: the checked app, principal and permissions, and the parsed query. */
+export interface FileCtx<N extends EndpointName> {
+  app: App;
+  principal: Principal;
+  subject: PermissionSubject;
+  query: QueryOf<N>;
+  params: Record<string, string>;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * A GET endpoint of the table under an app that answers a file (written or streamed by the
+ * handler to `res`) rather than JSON, with the same checks as `route`: session, app of the
+ * account, permission with the app's disallowed list, the query parsed with the endpoint's schema.
+ * A failure, from the checks or returned by the handler before it wrote anything, answers KO JSON.
+ */
+export function fileRoute<N extends EndpointName>(router: Router, deps: Deps, name: N, handler: (ctx: FileCtx<N>) => Promise<Result<unknown> | undefined>): void {
+  const endpoint = endpoints[name];
+  if (endpoint.method !== 'GET' || !endpoint.path.includes(':appId')) throw new Error(`${name}: a file route is a GET under an app`);
+  router.get(endpoint.path, async (req: Request, res: Response) => {
+    const params = req.params as Record<string, string>;
+    const signedIn = await authenticate(deps, req);
+    if (!signedIn.ok) return sendFailure(res, signedIn);
+    const { principal } = signedIn.value;
+    const found = await routeApp(deps, principal, params);
+    if (!found.ok) return sendFailure(res, found);
+    const app = found.value;
+    if (!app) return sendFailure(res, fail(ErrorCode.NO_PERMISSION, 'No permission for this app'));
+    const allowed = authorize(name, principal, app);
+    if (!allowed.ok) return sendFailure(res, allowed);
+    let query: unknown = undefined;
+    const querySchema = (endpoint as Endpoint).query;
+    if (querySchema) {
+      const parsed = parseWith(querySchema, req.query);
+      if (!parsed.ok) return sendFailure(res, parsed);
+      query = parsed.value;
+    }
+    const subject = allowed.value ?? permissionsOf(principal, app);
+    const result = await handler({ app, principal, subject, query: query as QueryOf<N>, params, req, res });
+    if (result && !result.ok) sendFailure(res, result);
+  });
+}
+
 /** Permission check for a principal outside any app (account screens). */
 export function accountSubject(principal: Principal) {
   return subjectFor(principal.user.id, disallowedFor(principal.user.grants));

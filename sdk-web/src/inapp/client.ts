@@ -25,11 +25,15 @@ const query = (q: Record<string, string | number | undefined>) =>
 
 export async function fetchInApp(c: SdkCalls, deviceId: string, lang?: string): Promise<{ messages: InAppMessage[]; plugin: SdkPluginLook } | null> {
   const body = await call(c, `in-app?${query({ deviceId, lang })}`);
-  return body && { messages: body.messages as InAppMessage[], plugin: body.plugin as SdkPluginLook };
+  // An answer of another shape (a proxy's, another API version's) shows nothing.
+  return body && Array.isArray(body.messages) && typeof body.plugin === 'object' && body.plugin
+    ? { messages: body.messages as InAppMessage[], plugin: body.plugin as SdkPluginLook }
+    : null;
 }
 
 export async function fetchNativeAds(c: SdkCalls, deviceId: string, placement: string, o: { lang?: string; limit?: number } = {}): Promise<NativeAd[]> {
-  return ((await call(c, `native-ads?${query({ deviceId, placement, lang: o.lang, limit: o.limit })}`))?.ads as NativeAd[] | undefined) ?? [];
+  const ads = (await call(c, `native-ads?${query({ deviceId, placement, lang: o.lang, limit: o.limit })}`))?.ads;
+  return Array.isArray(ads) ? ads as NativeAd[] : [];
 }
 
 /** Answers the redemption's outcome (null: refused or unreachable; the KO's code tells why). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoCloseMs, goFor, hasClose, layoutOf, safeUrl, styleSheet, toShow, type InAppMessage } from './model.ts';
+import { autoCloseMs, closeLabel, goFor, hasClose, layoutOf, safeUrl, styleSheet, toShow, type InAppMessage } from './model.ts';
 
 const plugin = { position: 'bottom' as const, accentColor: '#0b7285', zIndex: 99, closeButton: false };
 
@@ -18,6 +18,13 @@ describe('in-app rendering rules', () => {
     expect(hasClose({ kind: 'card', full: true }, plugin)).toBe(true);
     expect(hasClose({ kind: 'bar', edge: 'top', thin: false }, plugin)).toBe(false);
     expect(hasClose({ kind: 'bar', edge: 'top', thin: false }, { closeButton: true })).toBe(true);
+  });
+
+  it('labels the close button in the message\'s language, English when it has no translation', () => {
+    expect(closeLabel('es')).toBe('Cerrar');
+    expect(closeLabel('es-MX')).toBe('Cerrar');
+    expect(closeLabel('en-GB')).toBe('Close');
+    expect(closeLabel('fr')).toBe('Close');
   });
 
   it('follows only http(s) and app links, in a new tab for customUrl in browser mode', () => {

@@ -52,6 +52,10 @@ export function layoutOf(m: Pick<InAppMessage, 'type' | 'position'>, plugin: Pic
 /** Whether the message gets a close button. */
 export const hasClose = (layout: Layout, plugin: Pick<SdkPluginLook, 'closeButton'>): boolean => layout.kind === 'card' || plugin.closeButton;
 
+/** The close button's label in the message's language (English unless a translation is here). */
+const CLOSE: Record<string, string> = { en: 'Close', es: 'Cerrar' };
+export const closeLabel = (language: string): string => CLOSE[language.slice(0, 2).toLowerCase()] ?? 'Close';
+
 /** A link the SDK may follow: http(s), or an app's own scheme (`myapp://…`). */
 export function safeUrl(url: string): string | null {
   const u = url.trim();
@@ -89,12 +93,14 @@ export function styleSheet(plugin: Pick<SdkPluginLook, 'accentColor' | 'zIndex'>
 .bar{left:0;right:0}.top{top:0}.bottom{bottom:0}.middle{top:50%;transform:translateY(-50%)}.thin{padding:6px 12px}
 .card{top:50%;left:50%;transform:translate(-50%,-50%);flex-direction:column;max-width:min(92vw,420px);border-radius:12px;padding:20px}
 .full{inset:0;transform:none;max-width:none;border-radius:0;justify-content:center}
-.ball{bottom:24px;width:64px;height:64px;border-radius:50%;padding:0;justify-content:center;cursor:pointer;background:${accentOf(plugin.accentColor)};overflow:hidden}
-.tab{top:40%;writing-mode:vertical-rl;cursor:pointer;background:${accentOf(plugin.accentColor)};color:#fff;border-radius:8px 0 0 8px}
+.ball{bottom:24px;width:64px;height:64px;border-radius:50%;padding:0;justify-content:center;background:${accentOf(plugin.accentColor)};overflow:hidden}
+.tab{top:40%;writing-mode:vertical-rl;background:${accentOf(plugin.accentColor)};color:#fff;border-radius:8px 0 0 8px}
 .left{left:16px}.right{right:16px}.tab.right{right:0}.tab.left{left:0;border-radius:0 8px 8px 0}
 .ball img{width:100%;height:100%;object-fit:cover}img{max-width:100%;max-height:50vh}
 h2{font-weight:700;font-size:16px}p{flex:1}.tab *{color:#fff}
 button{cursor:pointer;border:0;border-radius:6px;padding:8px 14px;background:${accentOf(plugin.accentColor)};color:#fff;font-weight:600}
+.open{background:none;padding:0;border-radius:inherit;align-self:stretch;flex:1;display:flex;align-items:center;justify-content:center;writing-mode:inherit}
+.code:disabled{cursor:default}
 .code{font:700 18px monospace;letter-spacing:2px;background:#fff;color:#222;border:2px dashed ${accentOf(plugin.accentColor)}}
 .x{position:absolute;top:4px;right:4px;background:none;color:#666;padding:2px 8px;font-size:18px}.bar .x,.ball .x{position:static}`;
 }

@@ -5,18 +5,19 @@
  * button, the image or body with a link, the coupon's code) and dismissed_click (the close button)
  * through the tracker's interaction queue.
  */
-import { autoCloseMs, goFor, hasClose, layoutOf, safeUrl, styleSheet, toShow, type InAppMessage, type Layout, type SdkPluginLook } from './model.ts';
+import { autoCloseMs, closeLabel, goFor, hasClose, layoutOf, safeUrl, styleSheet, toShow, type InAppMessage, type Layout, type SdkPluginLook } from './model.ts';
 
 export interface InAppHost {
   interaction(kind: 'impression' | 'click' | 'dismissed_click', m: InAppMessage): void;
-  redeem(m: InAppMessage): void;
+  /** Redeems the coupon; answers whether the API said OK. */
+  redeem(m: InAppMessage): Promise<boolean>;
   /** Before leaving the page: what is queued goes now. */
   leaving(): void;
 }
 
 export interface Renderer {
   show(messages: readonly InAppMessage[], plugin: SdkPluginLook): void;
-  /** Removes what is shown and what waits. */
+  /** Removes what is shown (its host element too) and what waits. */
   clear(): void;
 }
 
@@ -26,6 +27,7 @@ export function createRenderer(doc: Document, host: InAppHost): Renderer {
   let waiting: InAppMessage[] = [];
   let current: { el: HTMLElement; timer: ReturnType<typeof setTimeout> | undefined } | null = null;
   const shown = new Set<string>();
+  let headings = 0;
   let look: SdkPluginLook;
 
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text = ''): HTMLElementTagNameMap[K] => {
@@ -81,14 +83,18 @@ export function createRenderer(doc: Document, host: InAppHost): Renderer {
     box.dataset.type = m.type;
     box.dataset.message = m.messageId;
     if (layout.kind === 'ball' || layout.kind === 'tab') {
-      // The ball and the tab open their card on a tap.
-      if (layout.kind === 'ball' && safeUrl(m.image_url)) image(m, box);
-      else box.appendChild(el('span', '', layout.kind === 'ball' ? m.title.slice(0, 2) : m.title));
-      box.onclick = () => {
+      // The ball and the tab are buttons that open their card.
+      const open = el('button', 'open');
+      if (layout.kind === 'ball' && safeUrl(m.image_url)) image(m, open);
+      else open.appendChild(el('span', '', layout.kind === 'ball' ? m.title.slice(0, 2) : m.title));
+      if (m.title) open.setAttribute('aria-label', m.title);
+      open.onclick = () => {
         const card = build(m, { kind: 'card', full: false });
         box.replaceWith(card);
         if (current) current.el = card;
+        card.querySelector('button')?.focus();
       };
+      box.appendChild(open);
     } else {
       image(m, box);
       const link = safeUrl(m.target_url);
@@ -101,17 +107,30 @@ export function createRenderer(doc: Document, host: InAppHost): Renderer {
           follow(link, false);
         };
       }
-      if (m.type !== 'blank') {
-        if (m.title) box.appendChild(el('h2', '', m.title));
-        if (m.message) box.appendChild(el('p', '', m.message));
+      if (m.type !== 'blank' && m.title) {
+        const heading = el('h2', '', m.title);
+        heading.id = `gd-title-${++headings}`;
+        box.appendChild(heading);
+        if (layout.kind === 'card') box.setAttribute('aria-labelledby', heading.id);
+      } else if (layout.kind === 'card' && m.title) {
+        box.setAttribute('aria-label', m.title);
       }
+      if (m.type !== 'blank' && m.message) box.appendChild(el('p', '', m.message));
       if (m.type === 'coupon' && m.promo_code) {
+        // One tap redeems: the button waits for the API's answer, shows ✓ on OK, and may be
+        // tapped again after a failure (the retry keeps the redemption's client id, index.ts).
         const code = el('button', 'code', m.promo_code);
+        let clicked = false;
         code.onclick = () => {
+          if (code.disabled) return;
+          code.disabled = true;
           void navigator.clipboard?.writeText(m.promo_code).catch(() => undefined);
-          code.textContent = `${m.promo_code} ✓`;
-          host.interaction('click', m);
-          host.redeem(m);
+          if (!clicked) host.interaction('click', m);
+          clicked = true;
+          void host.redeem(m).catch(() => false).then((ok) => {
+            if (ok) code.textContent = `${m.promo_code} ✓`;
+            else code.disabled = false;
+          });
         };
         box.appendChild(code);
       }
@@ -128,7 +147,7 @@ export function createRenderer(doc: Document, host: InAppHost): Renderer {
     }
     if (hasClose(layout, look)) {
       const x = el('button', 'x', '×');
-      x.setAttribute('aria-label', 'Close');
+      x.setAttribute('aria-label', closeLabel(m.language));
       x.onclick = (e) => {
         e.stopPropagation();
         host.interaction('dismissed_click', m);
@@ -159,11 +178,10 @@ export function createRenderer(doc: Document, host: InAppHost): Renderer {
     },
     clear() {
       waiting = [];
-      if (current) {
-        clearTimeout(current.timer);
-        current.el.remove();
-        current = null;
-      }
+      if (current) clearTimeout(current.timer);
+      current = null;
+      root?.host.remove();
+      root = style = null;
     },
   };
 }

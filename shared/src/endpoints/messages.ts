@@ -10,7 +10,6 @@ import {
   MessageReject, MessageSummary, MessageTransition, SubmissionDetail,
 } from '../schemas/messages.ts';
 import { NamedInput } from '../schemas/common.ts';
-import { MessageInteractionCounts } from '../schemas/sdkMessages.ts';
 import { ep } from './define.ts';
 
 const VIEW = { or: ['ui:message.view', 'ui:message.view:owner', 'ui:message.read'] } as const;
@@ -26,7 +25,7 @@ export const messageEndpoints = {
   rejectMessage: ep({ method: 'POST', path: '/apps/:appId/messages/:messageId/reject', summary: 'Reject the submission reviewed, with a reason (back to Draft)', auth: 'ui:message.approve', request: MessageReject, response: { message: MessageSummary } }),
   getSubmission: ep({ method: 'GET', path: '/apps/:appId/messages/:messageId/submissions/:submissionId', summary: 'A submission as approvers review it: the frozen draft, decisions and comments', auth: VIEW, response: { submission: SubmissionDetail } }),
   commentSubmission: ep({ method: 'POST', path: '/apps/:appId/messages/:messageId/submissions/:submissionId/comments', summary: 'Comment on a submission, pinned to a field or a variant', auth: VIEW, request: MessageCommentCreate, response: { comment: MessageComment } }),
-  messageDelivery: ep({ method: 'GET', path: '/apps/:appId/messages/:messageId/delivery', summary: 'The message\'s sends (live and tests), newest first: how many went out, wait, failed and why; the interactions reported for it', auth: VIEW, response: { runs: z.array(DeliveryRun), interactions: MessageInteractionCounts } }),
+  messageDelivery: ep({ method: 'GET', path: '/apps/:appId/messages/:messageId/delivery', summary: 'The message\'s sends (live and tests), newest first: how many went out, wait, failed and why (its interactions: messageMetrics)', auth: VIEW, response: { runs: z.array(DeliveryRun) } }),
   messageHistory: ep({ method: 'GET', path: '/apps/:appId/messages/:messageId/history', summary: 'Every version, submission, comment, decision and status change, newest first', auth: 'ui:message.history', response: { history: z.array(MessageHistoryEntry) } }),
   cloneMessage: ep({ method: 'POST', path: '/apps/:appId/messages/:messageId/clone', summary: 'A new Draft from this message\'s live draft', auth: { or: ['ui:message.clone', 'ui:message.clone:owner'] }, request: NamedInput, response: { message: MessageSummary } }),
   assignMessage: ep({ method: 'PUT', path: '/apps/:appId/messages/:messageId/owner', summary: 'Give the message to another user of the account', auth: 'ui:message.assign', request: MessageAssign, response: { message: MessageSummary } }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abTestOf, holdsBack } from './abTest.ts';
+import { abTestOf, holdsBack, primaryMetricOf } from './abTest.ts';
 import { AB_STATS, declareWinner, erfc, sampleEnough, twoProportionTest, twoSidedP, wilsonInterval } from './abStats.ts';
 
 describe('wilsonInterval', () => {
@@ -95,5 +95,15 @@ describe('abTestOf', () => {
     expect(holdsBack({ type: 'test_ab', abTest: { testPercent: 50 } })).toBe(true);
     expect(holdsBack({ type: 'test_ab', abTest: { testPercent: 100 } })).toBe(false);
     expect(holdsBack({ type: 'email', abTest: { testPercent: 50 } })).toBe(false);
+  });
+});
+
+describe('primaryMetricOf', () => {
+  it('is the approved settings\' metric, and click for definitions from before it (or unreadable settings)', () => {
+    expect(primaryMetricOf({ type: 'test_ab', abTest: { testPercent: 50 } })).toBe('click');
+    expect(primaryMetricOf({ type: 'test_ab' })).toBe('click');
+    expect(primaryMetricOf({ abTest: { testPercent: 50, primaryMetric: 'conversion' } })).toBe('conversion');
+    expect(primaryMetricOf({ abTest: { testPercent: 50, primaryMetric: 'revenue' } })).toBe('click');
+    expect(abTestOf({ abTest: { testPercent: 30, primaryMetric: 'open' } })).toEqual({ testPercent: 30, primaryMetric: 'open' });
   });
 });

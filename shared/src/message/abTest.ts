@@ -16,15 +16,35 @@
  *   statistics declared one. An automatic send at the end of a window would send an e-mail nobody
  *   looked at to most of the audience on what may be a novelty effect; the analysis screen shows
  *   why the button is disabled until a winner is declared.
- * Older drafts and versions without the field read the default (`abTestOf`).
+ * - **The decision metric is fixed in advance** (`primaryMetric`), with the version that is
+ *   approved and sent: the winner is declared only on it; the other metrics the analysis shows are
+ *   informational. Letting whoever sends the winner pick the metric after seeing the figures
+ *   ("metric shopping": three tries at 5% each) raises the false-winner rate to ~14%. The default
+ *   is `click`: it exists for every channel an A/B variant may use (e-mail, push, in-app, native),
+ *   while an e-mail `open` is unreliable (image blocking, privacy proxies fetching every pixel) and
+ *   push and in-app have no open of their own; a test meant to move purchases sets `conversion`
+ *   (the version's own conversion goal and window, message/conversion.ts).
+ * Older drafts and versions without the field read the default (`abTestOf`): `testPercent` 100,
+ * `primaryMetric` 'click'. No document migration is needed for `primaryMetric`: documents of
+ * schema version 4 keep their stored `abTest` ({ testPercent }) and read 'click' until someone
+ * chooses another metric (the field is optional in the stored settings, and `abTestOf` /
+ * `primaryMetricOf` fill it in), which is what every test sent before it existed was decided on
+ * (the analysis screen's default metric).
  */
 import { z } from 'zod';
 
 export const AB_TEST_LIMITS = { minTestPercent: 10, maxTestPercent: 100, defaultTestPercent: 100 } as const;
 
+/** The metrics an A/B test can be decided on. */
+export const AbMetric = z.enum(['open', 'click', 'conversion']);
+export type AbMetric = z.infer<typeof AbMetric>;
+export const DEFAULT_AB_METRIC: AbMetric = 'click';
+
 export const AbTestSettings = z.object({
   /** Percent of the audience the variants go to first; the rest waits for the winner. */
   testPercent: z.number().int().min(AB_TEST_LIMITS.minTestPercent).max(AB_TEST_LIMITS.maxTestPercent),
+  /** The metric the winner is declared on, decided before sending (absent: DEFAULT_AB_METRIC). */
+  primaryMetric: AbMetric.optional(),
 });
 export type AbTestSettings = z.infer<typeof AbTestSettings>;
 
@@ -39,7 +59,12 @@ export function abTestOf(definition: unknown): AbTestSettings {
   return parsed.success ? parsed.data : defaultAbTest();
 }
 
+/** The metric the winner of a stored definition is declared on. */
+export function primaryMetricOf(definition: unknown): AbMetric {
+  return abTestOf(definition).primaryMetric ?? DEFAULT_AB_METRIC;
+}
+
 /** Whether a definition holds people back for a winner: an A/B test sent first to part of its audience. */
-export function holdsBack(definition: { type: string } & Record<string, unknown>): boolean {
+export function holdsBack(definition: { type: string; abTest?: unknown }): boolean {
   return definition.type === 'test_ab' && abTestOf(definition).testPercent < AB_TEST_LIMITS.maxTestPercent;
 }

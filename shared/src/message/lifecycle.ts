@@ -61,6 +61,10 @@ export type SystemEvent = z.infer<typeof SystemEvent>;
 
 /** Running statuses: the pipeline holds the message; pause stops it, delete and draft wait for that. */
 export const RUNNING_STATUSES: readonly CommunicationStatus[] = ['Scheduled', 'Processing', 'Ready', 'Sending', 'Active'];
+/** Running statuses in which a message reaches people (outbox rows go out, the SDK offers it): all but Scheduled. */
+export const DELIVERING_STATUSES: readonly CommunicationStatus[] = RUNNING_STATUSES.filter((s) => s !== 'Scheduled');
+/** Statuses in which a message's runs are resolved into the outbox: its time has come (Scheduled, Processing) or its next occurrence has (Active). */
+export const RESOLVING_STATUSES: readonly CommunicationStatus[] = ['Scheduled', 'Processing', 'Active'];
 
 /** Statuses in which an approved version exists (what play, pause and the pipeline work from). */
 export const APPROVED_STATUSES: readonly CommunicationStatus[] = ['Approved', ...RUNNING_STATUSES, 'Paused', 'Finished'];

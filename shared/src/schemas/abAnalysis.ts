@@ -4,13 +4,16 @@
  *
  * Definitions (api-server features/abAnalysis):
  * - An A/B analysis reads the **test run** (the live run of the message's approved version): sends
- *   are its outbox rows the provider accepted, per person; opens and clicks the people of those
- *   sends with such an interaction naming their variant. Conversions (direct and indirect) and the
- *   sends they are rated on come from the message analytics (messageAnalytics.ts), which count the
- *   whole message: after the winner went to the rest, the winner's conversion rate covers them too.
- * - Each rate has its 95% Wilson interval; each variant is compared on the chosen metric with the
- *   control (the first variant) and with the best variant (two-sided two-proportion z-test); the
- *   winner follows message/abStats.ts `declareWinner`.
+ *   are its outbox rows the provider accepted, one per person; opens, clicks and conversions are
+ *   the people of those sends with an open or click naming their variant since the run started,
+ *   and with the run's own conversion goal (its `definition`, not the message's current version)
+ *   within the run's window after their send or one of those opens and clicks. Every rate has the
+ *   same population (the run's people), so the winner run and later occurrences never move it.
+ * - Each rate has its 95% Wilson interval. The winner is declared only on the test's primary
+ *   metric (message/abTest.ts `primaryMetric`, approved with the version), following
+ *   message/abStats.ts `declareWinner`; the metric a reader picks (`metric`, default the primary)
+ *   only chooses which comparisons are shown: each variant against the control (the first
+ *   variant) and the best on that metric (two-sided two-proportion z-test), informational.
  * - Histograms count the live sends (not tests) of the range, each once: time to open and to click
  *   is from the send to the person's first open or click of that message; hours are 0..23 on the
  *   person's clock (the time zone their outbox row was resolved with).
@@ -20,19 +23,20 @@ import { DateString } from '../formats.ts';
 import { ProportionTest, RateInterval, WinnerReason } from '../message/abStats.ts';
 import { CommunicationStatus } from '../message/lifecycle.ts';
 import { CommunicationType } from '../message/model.ts';
-import { rangeLength } from './behaviour.ts';
+import { AbMetric } from '../message/abTest.ts';
+import { checkRange } from './behaviour.ts';
 
 const Count = z.number().int().min(0);
 const Id = z.string().trim().min(1).max(64);
 
-export const AbMetric = z.enum(['open', 'click', 'conversion']);
-export type AbMetric = z.infer<typeof AbMetric>;
+export { AbMetric };
 export const AB_METRICS = AbMetric.options;
 
 export const AbAnalysisQuery = z.object({
   /** The A/B message analysed; none: the one played last. */
   messageId: Id.optional(),
-  metric: AbMetric.default('click'),
+  /** The metric the comparisons are shown on (informational); none: the test's primary metric. */
+  metric: AbMetric.optional(),
 });
 export type AbAnalysisQuery = z.infer<typeof AbAnalysisQuery>;
 
@@ -46,11 +50,10 @@ export const AbVariantResult = z.object({
   sends: Count,
   opens: Count,
   clicks: Count,
-  /** Conversions (direct and indirect) and the sends they are rated on (message analytics). */
+  /** Its people with a conversion (the run's goal, within the run's window after their send, open or click). */
   conversions: Count,
-  conversionSends: Count,
   rates: z.object({ open: RateInterval, click: RateInterval, conversion: RateInterval }),
-  /** On the chosen metric: against the control (null for the control itself) and against the best (null for the best). */
+  /** On the shown metric (informational): against the control (null for the control itself) and against the best (null for the best). */
   vsControl: ProportionTest.nullable(),
   vsBest: ProportionTest.nullable(),
 });
@@ -72,7 +75,10 @@ export type WinnerRun = z.infer<typeof WinnerRun>;
 
 export const AbAnalysis = z.object({
   message: z.object({ id: z.string().uuid(), name: z.string(), status: CommunicationStatus, version: z.number().int(), ownerId: z.string().nullable() }),
+  /** The metric the comparisons (vsControl, vsBest) are shown on. */
   metric: AbMetric,
+  /** The metric the winner is declared on: the test run's own settings (message/abTest.ts), never the reader's choice. */
+  primaryMetric: AbMetric,
   /** The test portion of the analysed version (100: no hold-out). */
   testPercent: z.number().int(),
   /** When the test run started and finished (null: still sending). */
@@ -105,9 +111,8 @@ export const AbAnalysisAnswer = {
 };
 
 export const SendWinnerRequest = z.object({
-  /** The winner the person saw: refused (409) when the analysis no longer declares it. */
+  /** The winner the person saw: refused (409) when the analysis (on the test's primary metric) no longer declares it. */
   variantId: Id,
-  metric: AbMetric,
 });
 export type SendWinnerRequest = z.infer<typeof SendWinnerRequest>;
 
@@ -134,19 +139,11 @@ export const DELAY_BUCKETS = [
 export type DelayBucketKey = (typeof DELAY_BUCKETS)[number]['key'];
 export const DelayBucketKey = z.enum(DELAY_BUCKETS.map((b) => b.key) as [DelayBucketKey, ...DelayBucketKey[]]);
 
-/** The bucket of a delay in seconds (negative delays, a clock skew, count in the first). */
-export function delayBucketOf(seconds: number): DelayBucketKey {
-  return DELAY_BUCKETS.find((b) => b.upTo !== null && seconds < b.upTo)?.key ?? 'more';
-}
-
 export const HistogramQuery = z.object({
   startDay: DateString,
   endDay: DateString,
   messageId: Id.optional(),
-}).superRefine((q, ctx) => {
-  if (q.startDay > q.endDay) ctx.addIssue({ code: 'custom', path: ['endDay'], message: 'startDay must not be after endDay' });
-  else if (rangeLength(q.startDay, q.endDay) > 366) ctx.addIssue({ code: 'custom', path: ['endDay'], message: 'A range may cover at most 366 days' });
-});
+}).superRefine(checkRange);
 export type HistogramQuery = z.infer<typeof HistogramQuery>;
 
 export const DelayBucket = z.object({ key: DelayBucketKey, count: Count });

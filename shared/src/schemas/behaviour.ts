@@ -55,7 +55,7 @@ const rangeFields = {
 };
 
 /** Both days or neither; start not after end; at most maxRangeDays days. */
-function checkRange(value: { startDay?: string | undefined; endDay?: string | undefined }, ctx: z.RefinementCtx): void {
+export function checkRange(value: { startDay?: string | undefined; endDay?: string | undefined }, ctx: z.RefinementCtx): void {
   const { startDay, endDay } = value;
   if ((startDay === undefined) !== (endDay === undefined)) {
     ctx.addIssue({ code: 'custom', path: [startDay === undefined ? 'startDay' : 'endDay'], message: 'Give both startDay and endDay, or neither for the last 7 days' });

@@ -18,8 +18,8 @@ import { DateString } from '../formats.ts';
 import { MessageConversion } from '../message/conversion.ts';
 import { CommunicationStatus } from '../message/lifecycle.ts';
 import { CommunicationType } from '../message/model.ts';
-import { InteractionChannel } from '../behaviour/events.ts';
-import { KpiType } from './imports.ts';
+import { checkRange } from './behaviour.ts';
+import { KpiType, PerformanceFilters } from './imports.ts';
 
 const Count = z.number().int().min(0);
 
@@ -63,14 +63,14 @@ export function emptyKpis(): MessageKpis {
   return { sents: 0, delivered: 0, fails: 0, impressions: 0, opens: 0, clicks: 0, ctr: null, redeems: 0, conversionsDirect: 0, conversionsIndirect: 0, revenueDirect: 0, revenueIndirect: 0 };
 }
 
-/** A list in a query string: `key[]=a&key[]=b`, or one `key=a`. */
-const QueryList = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v): unknown => (v === undefined ? [] : Array.isArray(v) ? (v as unknown[]) : [v]), z.array(item).max(100));
+/** A list in a query string (`key[]=a&key[]=b`, or one `key=a`) read with the list's own schema (its items, bounds and default). */
+const QueryList = <T extends z.ZodType>(list: T) =>
+  z.preprocess((v): unknown => (v === undefined ? undefined : Array.isArray(v) ? (v as unknown[]) : [v]), list);
 
 const rangeQuery = { startDay: DateString, endDay: DateString };
 
-/** /communication/report: the messages that sent or were interacted with in the range. */
-export const MessageReportQuery = z.object(rangeQuery).refine((q) => q.startDay <= q.endDay, { message: 'startDay must not be after endDay', path: ['endDay'] });
+/** /communication/report: the messages that sent or were interacted with in the range (at most ANALYTICS_LIMITS.maxRangeDays days). */
+export const MessageReportQuery = z.object(rangeQuery).superRefine(checkRange);
 export type MessageReportQuery = z.infer<typeof MessageReportQuery>;
 
 export const MessageReportRow = z.object({
@@ -85,11 +85,22 @@ export const MessageReportRow = z.object({
 });
 export type MessageReportRow = z.infer<typeof MessageReportRow>;
 
+/** Most messages the report lists (by name); the totals cover every message of the period anyway. */
+export const MESSAGE_REPORT_LIMIT = 500;
+
 export const MessageReport = z.object({
   /** The period compared with: the same number of days ending the day before startDay. */
   previous: z.object({ startDay: DateString, endDay: DateString }),
+  /**
+   * Each period's totals over the messages active in that period (all of them, listed or not).
+   * Sends, deliveries, fails, impressions, opens, clicks and redeems add up per message; a
+   * conversion is a person's goal event and revenue a purchase event, each counted once however
+   * many messages it falls within the window of (direct when it is direct for one of them).
+   */
   total: z.object({ current: MessageKpis, previous: MessageKpis }),
   messages: z.array(MessageReportRow),
+  /** More messages were active than MESSAGE_REPORT_LIMIT: `messages` lists the first by name only. */
+  truncated: z.boolean(),
 });
 export type MessageReport = z.infer<typeof MessageReport>;
 
@@ -103,15 +114,17 @@ export type PerformanceGroup = z.infer<typeof PerformanceGroup>;
  * (impacts) or their first conversion after their first interaction (conversions). Each person is in
  * one group, so the groups add up to the import's people.
  */
+const filters = PerformanceFilters.shape;
 export const PerformanceReportQuery = z.object({
   ...rangeQuery,
   timeGroup: z.preprocess((v) => (v === 'hour' ? 'day' : v), PerformanceGroup).default('day'),
   kpiType: KpiType.default('impacts'),
-  channels: QueryList(InteractionChannel),
-  messageIds: QueryList(z.string().trim().min(1).max(64)),
-  campaignIds: QueryList(z.string().trim().min(1).max(64)),
-  journeyIds: QueryList(z.string().trim().min(1).max(64)),
-}).refine((q) => q.startDay <= q.endDay, { message: 'startDay must not be after endDay', path: ['endDay'] });
+  // The import's filters (schemas/imports.ts), each read from a query-string list.
+  channels: QueryList(filters.channels),
+  messageIds: QueryList(filters.messageIds),
+  campaignIds: QueryList(filters.campaignIds),
+  journeyIds: QueryList(filters.journeyIds),
+}).superRefine(checkRange);
 export type PerformanceReportQuery = z.infer<typeof PerformanceReportQuery>;
 
 export const PerformanceReportExportQuery = PerformanceReportQuery.and(z.object({ format: z.enum(['csv', 'zip']).default('csv') }));

@@ -130,13 +130,3 @@ export const RedeemAnswer = {
 /** The reason a redemption is refused past max_redeems (in the KO answer's details). */
 export const MAX_REDEEMS_REACHED = 'max_redeems_reached';
 
-/** A message's interactions reported by SDKs and e-mail tracking, per kind (the message screen's delivery answer). */
-export const MessageInteractionCounts = z.object({
-  impression: z.number().int(),
-  click: z.number().int(),
-  open: z.number().int(),
-  dismissed_click: z.number().int(),
-  /** Coupon redemptions. */
-  redeem: z.number().int(),
-});
-export type MessageInteractionCounts = z.infer<typeof MessageInteractionCounts>;

@@ -1,15 +1,15 @@
 /**
- * An A/B test's analysis (shared schemas/abAnalysis.ts): the test run's counts per variant
- * (./repository.ts), conversions from the message analytics (messageAnalytics/metrics.ts), the
- * rates with their Wilson intervals, the z-tests against the control and the best variant, the
- * winner (shared message/abStats.ts) and whether it can be sent to the rest now.
+ * An A/B test's analysis (shared schemas/abAnalysis.ts): the test run's counts per variant, all
+ * over the run's own people (./repository.ts; conversions with the run's own goal and window), the
+ * rates with their Wilson intervals, the winner on the test's primary metric (shared
+ * message/abStats.ts, message/abTest.ts), the z-tests on the metric shown, and whether the winner
+ * can be sent to the rest now.
  */
 import {
-  abTestOf, declareWinner, twoProportionTest, wilsonInterval, type MessageDraft, type ProportionTest,
+  abTestOf, conversionOf, declareWinner, holdsBack, primaryMetricOf, twoProportionTest, wilsonInterval, type MessageDraft, type ProportionTest,
 } from '@gd/shared';
 import type { AbAnalysis, AbMetric, AbVariantResult, SendWinnerBlock, WinnerRun } from '@gd/shared/schemas/abAnalysis';
 import type { Queryable } from '../../db/pool.ts';
-import { messageMetrics } from '../messageAnalytics/metrics.ts';
 import { findWinnerRun, variantCounts, type AbTestRow, type WinnerRunRow } from './repository.ts';
 
 const typeOf = (definition: MessageDraft, variantId: string) => {
@@ -22,14 +22,14 @@ export const winnerRunOf = (r: WinnerRunRow): WinnerRun => ({
 });
 
 /** Successes and trials of a variant on a metric. */
-function countsOn(v: Pick<AbVariantResult, 'sends' | 'opens' | 'clicks' | 'conversions' | 'conversionSends'>, metric: AbMetric): { successes: number; trials: number } {
+function countsOn(v: Pick<AbVariantResult, 'sends' | 'opens' | 'clicks' | 'conversions'>, metric: AbMetric): { successes: number; trials: number } {
   switch (metric) {
     case 'open':
       return { successes: v.opens, trials: v.sends };
     case 'click':
       return { successes: v.clicks, trials: v.sends };
     case 'conversion':
-      return { successes: v.conversions, trials: v.conversionSends };
+      return { successes: v.conversions, trials: v.sends };
     default: {
       const never: never = metric;
       throw new Error(`unknown metric ${String(never)}`);
@@ -41,30 +41,32 @@ function compare(a: { successes: number; trials: number }, b: { successes: numbe
   return twoProportionTest(a.successes, a.trials, b.successes, b.trials);
 }
 
-export async function analyse(db: Queryable, appId: string, test: AbTestRow, metric: AbMetric): Promise<AbAnalysis> {
-  const [counts, metrics, winnerRow] = await Promise.all([
-    variantCounts(db, appId, test.id, test.send_id),
-    messageMetrics(db, { appId, messageId: test.id }),
+/**
+ * The analysis of a test run. The winner is declared on the run's primary metric only; `shown`
+ * (default: that metric) chooses the metric of the comparisons shown, which decide nothing.
+ */
+export async function analyse(db: Queryable, appId: string, test: AbTestRow, shown?: AbMetric): Promise<AbAnalysis> {
+  const definition = test.definition;
+  const conversion = conversionOf(definition);
+  const primaryMetric = primaryMetricOf(definition);
+  const metric = shown ?? primaryMetric;
+  const [counts, winnerRow] = await Promise.all([
+    variantCounts(db, { appId, messageId: test.id, sendId: test.send_id, goal: conversion.eventName, windowDays: conversion.windowDays }),
     findWinnerRun(db, test.send_id),
   ]);
-  const definition = test.definition;
   const byId = new Map(counts.map((c) => [c.variant_id, c]));
   const base = definition.variants.map((v) => {
     const c = byId.get(v.id);
-    const m = metrics.variants[v.id];
     const sends = c?.sends ?? 0;
-    const conversions = m ? m.conversionsDirect + m.conversionsIndirect : 0;
-    const conversionSends = m?.sents ?? 0;
+    const opens = c?.opens ?? 0;
+    const clicks = c?.clicks ?? 0;
+    const conversions = c?.conversions ?? 0;
     return {
-      id: v.id, name: v.name || v.id, type: typeOf(definition, v.id), sends, opens: c?.opens ?? 0, clicks: c?.clicks ?? 0, conversions, conversionSends,
-      rates: {
-        open: wilsonInterval(c?.opens ?? 0, sends),
-        click: wilsonInterval(c?.clicks ?? 0, sends),
-        conversion: wilsonInterval(Math.min(conversions, conversionSends), conversionSends),
-      },
+      id: v.id, name: v.name || v.id, type: typeOf(definition, v.id), sends, opens, clicks, conversions,
+      rates: { open: wilsonInterval(opens, sends), click: wilsonInterval(clicks, sends), conversion: wilsonInterval(conversions, sends) },
     };
   });
-  const decision = declareWinner(base.map((v) => ({ id: v.id, ...countsOn(v, metric) })));
+  const decision = declareWinner(base.map((v) => ({ id: v.id, ...countsOn(v, primaryMetric) })));
   const control = base[0];
   const best = base.find((v) => v.id === decision.bestId);
   const variants: AbVariantResult[] = base.map((v) => ({
@@ -73,7 +75,7 @@ export async function analyse(db: Queryable, appId: string, test: AbTestRow, met
     vsBest: best && v.id !== best.id ? compare(countsOn(best, metric), countsOn(v, metric)) : null,
   }));
   const { testPercent } = abTestOf(definition);
-  const sendBlock: SendWinnerBlock | null = testPercent >= 100 ? 'noHoldOut'
+  const sendBlock: SendWinnerBlock | null = !holdsBack(definition) ? 'noHoldOut'
     : winnerRow ? 'alreadySent'
       : test.state !== 'finished' ? 'testRunning'
         : test.status !== 'Finished' ? 'notFinished'
@@ -81,6 +83,7 @@ export async function analyse(db: Queryable, appId: string, test: AbTestRow, met
   return {
     message: { id: test.id, name: test.name, status: test.status, version: test.version, ownerId: test.owner_id },
     metric,
+    primaryMetric,
     testPercent,
     startedAt: test.created_at.toISOString(),
     finishedAt: test.finished_at?.toISOString() ?? null,

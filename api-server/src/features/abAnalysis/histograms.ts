@@ -3,7 +3,8 @@
  * instant they were sent, the range's days read in the app's time zone), each person and message
  * once; the delay to their first open and first click (bucketed by DELAY_BUCKETS in SQL with
  * width_bucket), and sends and first opens by hour on the person's clock (the zone of their outbox
- * row). One statement; interactions are read per person through interactions_person.
+ * row). One statement; interactions are read once per sent person (one lateral pass for both
+ * firsts) through interactions_person.
  */
 import { DELAY_BUCKETS, type DelayBucketKey } from '@gd/shared/schemas/abAnalysis';
 import type { CommunicationType } from '@gd/shared';
@@ -28,12 +29,13 @@ export async function histograms(db: Queryable, p: { appId: string; timeZone: st
           AND o.sent_at >= ($3::date)::timestamp AT TIME ZONE $2 AND o.sent_at < ($4::date + 1)::timestamp AT TIME ZONE $2
         GROUP BY o.message_id, o.person_id
      ), firsts AS (
-       SELECT s.zone, s.sent_at,
-              (SELECT min(i.event_time) FROM message_interactions i WHERE i.app_id = $1 AND i.person_id = s.person_id AND i.message_id = s.message_id::text
-                  AND i.kind = 'open' AND i.event_time >= s.sent_at - interval '5 minutes') AS opened_at,
-              (SELECT min(i.event_time) FROM message_interactions i WHERE i.app_id = $1 AND i.person_id = s.person_id AND i.message_id = s.message_id::text
-                  AND i.kind = 'click' AND i.event_time >= s.sent_at - interval '5 minutes') AS clicked_at
+       SELECT s.zone, s.sent_at, f.opened_at, f.clicked_at
          FROM sent s
+         LEFT JOIN LATERAL (
+           SELECT min(i.event_time) FILTER (WHERE i.kind = 'open') AS opened_at, min(i.event_time) FILTER (WHERE i.kind = 'click') AS clicked_at
+             FROM message_interactions i
+            WHERE i.app_id = $1 AND i.person_id = s.person_id AND i.message_id = s.message_id::text
+              AND i.kind IN ('open', 'click') AND i.event_time >= s.sent_at - interval '5 minutes') f ON true
      )
      SELECT 'open' AS kind, width_bucket(extract(epoch FROM opened_at - sent_at)::float8, $6::float8[]) AS k, count(*)::int AS n FROM firsts WHERE opened_at IS NOT NULL GROUP BY 2
      UNION ALL

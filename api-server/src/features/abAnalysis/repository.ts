@@ -1,7 +1,7 @@
 /**
  * SQL of the A/B analysis and the winner run (migration 024). The analysis reads an A/B test's
- * live run (the test): its sent outbox rows, one per person, and the opens and clicks of those
- * people naming their variant (interactions are text-keyed by message: `message_id::text`).
+ * live run (the test): its sent outbox rows, one per person, and the opens, clicks and conversions
+ * of those people (interactions naming their variant, text-keyed by message: `message_id::text`).
  */
 import type { MessageDraft } from '@gd/shared';
 import type { CommunicationStatus } from '@gd/shared/message/lifecycle';
@@ -29,20 +29,41 @@ export async function findAbTest(db: Queryable, appId: string, messageId: string
   return rows[0];
 }
 
-export interface VariantCountRow { variant_id: string; sends: number; opens: number; clicks: number }
+export interface VariantCountRow { variant_id: string; sends: number; opens: number; clicks: number; conversions: number }
 
-/** Per variant of a live run: people sent, and those of them who opened and clicked it. */
-export async function variantCounts(db: Queryable, appId: string, messageId: string, sendId: string): Promise<VariantCountRow[]> {
+/**
+ * Per variant of a live run, over one population (the run's sent people, one outbox row each):
+ * people sent, those of them who opened and clicked their variant since the run started, and those
+ * who converted: a goal event (`goal`, the run's own definition) within `windowDays` after their
+ * send or one of those opens and clicks. Interactions are read in one pass (app, message, kind,
+ * event_time from the run's start: partitions before it are pruned), grouped per person and
+ * semi-joined to the sent people; events per person through events_app_person_time, bounded by
+ * the last of their moments plus the window.
+ */
+export async function variantCounts(db: Queryable, p: { appId: string; messageId: string; sendId: string; goal: string; windowDays: number }): Promise<VariantCountRow[]> {
   const { rows } = await db.query<VariantCountRow>(
-    `WITH sent AS (SELECT DISTINCT ON (o.person_id) o.person_id, o.variant_id FROM message_outbox o
-                    WHERE o.send_id = $3 AND o.status = 'sent' ORDER BY o.person_id, o.id)
-     SELECT s.variant_id, count(*)::int AS sends,
-            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM message_interactions i WHERE i.app_id = $1 AND i.person_id = s.person_id
-                                             AND i.message_id = $2::text AND i.variant_id = s.variant_id AND i.kind = 'open'))::int AS opens,
-            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM message_interactions i WHERE i.app_id = $1 AND i.person_id = s.person_id
-                                             AND i.message_id = $2::text AND i.variant_id = s.variant_id AND i.kind = 'click'))::int AS clicks
-       FROM sent s GROUP BY s.variant_id`,
-    [appId, messageId, sendId]);
+    `WITH run AS (SELECT created_at FROM message_sends WHERE id = $3),
+     sent AS (SELECT DISTINCT ON (o.person_id) o.person_id, o.variant_id, o.sent_at FROM message_outbox o
+               WHERE o.send_id = $3 AND o.status = 'sent' ORDER BY o.person_id, o.id),
+     acts AS (
+       SELECT i.person_id, i.variant_id, bool_or(i.kind = 'open') AS opened, bool_or(i.kind = 'click') AS clicked, array_agg(i.event_time) AS moments
+         FROM message_interactions i, run r
+        WHERE i.app_id = $1 AND i.message_id = $2::text AND i.kind IN ('open', 'click') AND i.event_time >= r.created_at
+          AND i.person_id IN (SELECT person_id FROM sent)
+        GROUP BY i.person_id, i.variant_id),
+     people AS (
+       SELECT s.person_id, s.variant_id, coalesce(a.opened, false) AS opened, coalesce(a.clicked, false) AS clicked,
+              s.sent_at || coalesce(a.moments, '{}') AS moments
+         FROM sent s LEFT JOIN acts a ON a.person_id = s.person_id AND a.variant_id = s.variant_id)
+     SELECT p.variant_id, count(*)::int AS sends, count(*) FILTER (WHERE p.opened)::int AS opens, count(*) FILTER (WHERE p.clicked)::int AS clicks,
+            count(*) FILTER (WHERE EXISTS (
+              SELECT 1 FROM events e
+               WHERE e.app_id = $1 AND e.person_id = p.person_id AND e.name = $4
+                 AND e.event_time >= (SELECT min(t) FROM unnest(p.moments) t)
+                 AND e.event_time < (SELECT max(t) FROM unnest(p.moments) t) + make_interval(days => $5)
+                 AND EXISTS (SELECT 1 FROM unnest(p.moments) t WHERE t <= e.event_time AND e.event_time < t + make_interval(days => $5))))::int AS conversions
+       FROM people p GROUP BY p.variant_id`,
+    [p.appId, p.messageId, p.sendId, p.goal, p.windowDays]);
   return rows;
 }
 

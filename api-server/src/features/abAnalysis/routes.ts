@@ -14,20 +14,18 @@
  * deleted, unused) answers NO_PERMISSION like the message routes.
  */
 import type { Router } from 'express';
-import { ErrorCode, abTestOf, can, conflict, fail, ok, type PermissionSubject } from '@gd/shared';
+import { ErrorCode, abTestOf, can, conflict, fail, ok } from '@gd/shared';
 import { tx } from '../../db/pool.ts';
 import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
 import { isUuid } from '../../http/validate.ts';
 import { applySystemEvent } from '../delivery/resolve.ts';
+import { visible } from '../messages/routes.ts';
 import { analyse, winnerRunOf } from './analysis.ts';
 import { histograms, messagesWithSends } from './histograms.ts';
 import { findAbTest, findWinnerRun, insertWinnerRun, listAbTests } from './repository.ts';
 
 const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this message');
-
-const visible = (subject: PermissionSubject, ownerId: string | null) =>
-  can(subject, { or: ['ui:message.view', 'ui:message.read'] }) || can(subject, 'ui:message.view:owner', { ownerId });
 
 export function abAnalysisRoutes(router: Router, deps: Deps): void {
   const { db } = deps;
@@ -45,11 +43,12 @@ export function abAnalysisRoutes(router: Router, deps: Deps): void {
 
   route(router, deps, 'sendAbWinner', async ({ app, principal, subject, params, body }) => {
     const test = params.messageId && isUuid(params.messageId) ? await findAbTest(db, app.id, params.messageId) : undefined;
-    if (!test || !visible(subject, test.owner_id)) return notFound();
+    if (!test || !visible(subject, test)) return notFound();
     if (!can(subject, 'ui:message.play', { ownerId: test.owner_id })) return fail(ErrorCode.NO_PERMISSION, 'No permission to play this message');
     const existing = await findWinnerRun(db, test.send_id);
     if (existing) return ok({ run: winnerRunOf(existing), created: false });
-    const analysis = await analyse(db, app.id, test, body.metric);
+    // The winner is the one declared on the test's own primary metric (approved with the version).
+    const analysis = await analyse(db, app.id, test);
     if (analysis.sendBlock === 'noHoldOut') return conflict('This A/B test sent a variant to everyone: nobody was held back');
     if (analysis.sendBlock === 'testRunning' || analysis.sendBlock === 'notFinished') return conflict('The test is still sending; send the winner once it has finished');
     if (analysis.decision.winnerId !== body.variantId) return conflict('The analysis does not declare this variant the winner (any more): look at it again');
@@ -71,7 +70,10 @@ export function abAnalysisRoutes(router: Router, deps: Deps): void {
     const messageId = query.messageId !== undefined && isUuid(query.messageId) ? query.messageId : null;
     // An id that is no uuid names no message: nothing counts, as for an unused id.
     const nobody = '00000000-0000-0000-0000-000000000000';
-    const figures = await histograms(db, { appId: app.id, timeZone: app.timezone, startDay: query.startDay, endDay: query.endDay, messageId: query.messageId !== undefined && messageId === null ? nobody : messageId });
-    return ok({ ...figures, messages: await messagesWithSends(db, app.id) });
+    const [figures, messages] = await Promise.all([
+      histograms(db, { appId: app.id, timeZone: app.timezone, startDay: query.startDay, endDay: query.endDay, messageId: query.messageId !== undefined && messageId === null ? nobody : messageId }),
+      messagesWithSends(db, app.id),
+    ]);
+    return ok({ ...figures, messages });
   });
 }

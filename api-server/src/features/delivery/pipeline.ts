@@ -52,7 +52,7 @@ export function startDelivery(deps: DeliveryDeps, opts: { intervalMs?: number; n
       const sent = await sendDueBatch(deps, cache, workerId, step);
       if (!resolved && sent === 0) break;
     }
-    if (!stopped) await finishRuns(deps.db, deps.log);
+    if (!stopped) await finishRuns(deps.db, deps.log, opts.now);
     if (!stopped && Date.now() - pruned > 60_000) {
       pruned = Date.now();
       await pruneRateWindows(deps.db, new Date());

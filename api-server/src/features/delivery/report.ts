@@ -1,6 +1,5 @@
 /** The runs of one message as the message screen shows them: counts per outcome and the reasons of the rest. */
 import type { DeliveryRun } from '@gd/shared/schemas/messages';
-import type { MessageInteractionCounts } from '@gd/shared/schemas/sdkMessages';
 import type { Queryable } from '../../db/pool.ts';
 
 /** A failure's reason without what varies per row (an address, a server's queue id): "550: No such user". Message analytics words fails alike. */
@@ -32,15 +31,4 @@ export async function deliveryRuns(db: Queryable, messageId: string): Promise<De
     createdAt: r.created_at.toISOString(),
     finishedAt: r.finished_at?.toISOString() ?? null,
   }));
-}
-
-/** The message's interactions per kind (SDK and e-mail tracking), and its coupon redemptions. */
-export async function interactionCounts(db: Queryable, appId: string, messageId: string): Promise<MessageInteractionCounts> {
-  const { rows } = await db.query<{ kind: keyof MessageInteractionCounts; n: number }>(
-    `SELECT kind, count(*)::int AS n FROM message_interactions WHERE app_id = $1 AND message_id = $2 GROUP BY kind
-     UNION ALL SELECT 'redeem', count(*)::int FROM message_redemptions WHERE message_id = $2::uuid`,
-    [appId, messageId]);
-  const counts: MessageInteractionCounts = { impression: 0, click: 0, open: 0, dismissed_click: 0, redeem: 0 };
-  for (const r of rows) counts[r.kind] = r.n;
-  return counts;
 }

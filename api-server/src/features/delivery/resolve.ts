@@ -9,8 +9,8 @@
  * idempotency keys), and the audience is never in memory. Sending starts as soon as the first page
  * is in; when the last page is written the message moves Processing → Ready → Sending.
  */
-import { abTestOf, type MessageDraft, type MessageOrigin } from '@gd/shared';
-import { afterSystemEvent, type CommunicationStatus, type SystemEvent } from '@gd/shared/message/lifecycle';
+import { abTestOf, holdsBack, type MessageDraft, type MessageOrigin } from '@gd/shared';
+import { RESOLVING_STATUSES, afterSystemEvent, type CommunicationStatus, type SystemEvent } from '@gd/shared/message/lifecycle';
 import { tx, type Db, type DbClient, type Queryable } from '../../db/pool.ts';
 import { isUuid } from '../../http/validate.ts';
 import type { LiveDocReader } from '../documents/liveDocs.ts';
@@ -106,10 +106,10 @@ async function claimRun(db: Queryable, workerId: string, now: Date, leaseSeconds
     `UPDATE message_sends SET locked_by = $1, locked_until = now() + make_interval(secs => $2)
       WHERE id = (SELECT s.id FROM message_sends s JOIN messages m ON m.id = s.message_id
                    WHERE s.state = 'resolving' AND s.not_before <= $3 AND (s.locked_until IS NULL OR s.locked_until < now())
-                     AND (s.kind = 'test' OR m.status IN ('Scheduled', 'Processing', 'Active'))
+                     AND (s.kind = 'test' OR m.status = ANY($4::text[]))
                    ORDER BY s.created_at LIMIT 1 FOR UPDATE OF s SKIP LOCKED)
       RETURNING id, account_id, app_id, message_id, version, kind, origin, state, cursor::text, resolved, definition, parent_id, occurrence`,
-    [workerId, leaseSeconds, now]);
+    [workerId, leaseSeconds, now, RESOLVING_STATUSES]);
   return rows[0];
 }
 
@@ -123,12 +123,12 @@ export async function resolveNextPage(deps: { db: Db; liveDocs?: LiveDocReader |
   const run = await claimRun(deps.db, workerId, now, leaseSeconds);
   if (!run) return false;
   const definition = run.definition;
-  const appZone = (await deps.db.query<{ timezone: string }>('SELECT timezone FROM apps WHERE id = $1', [run.app_id])).rows[0]?.timezone ?? 'UTC';
-  const target = await targetOf(deps.db, deps.liveDocs, run, definition);
+  const { appZone, target } = await runTarget(deps, run);
   const pageSize = opts.pageSize ?? RESOLVE_PAGE;
   await tx(deps.db, async (client) => {
-    // The message reached its time: Scheduled → Processing, or a recurring message's next occurrence: Active → Processing.
-    if (run.kind !== 'test') await applySystemEvent(client, run.message_id, ['scheduleReached', 'nextOccurrence']);
+    // The message reached its time (first page only: later pages leave the message row alone, so a
+    // pause never waits for a page): Scheduled → Processing, or a recurring message's next occurrence: Active → Processing.
+    if (run.kind !== 'test' && run.cursor === '0') await applySystemEvent(client, run.message_id, ['scheduleReached', 'nextOccurrence']);
     const people = target ? await pageOf(client, target, run.cursor, pageSize) : [];
     const { included, heldBack } = testPortionOf(run, definition, people);
     const written = await writePage(client, run, definition, included, appZone, now);
@@ -152,13 +152,33 @@ export async function resolveNextPage(deps: { db: Db; liveDocs?: LiveDocReader |
 class LeaseLost extends Error {}
 
 /**
+ * The run's target and app zone, worked out once per run in this process (a segment's compilation
+ * reads its document and the app's catalogue: once, not for each of a million-person run's 200
+ * pages). A worker that takes a run over works them out again, from the segment as it is then.
+ */
+const targets = new Map<string, Promise<{ appZone: string; target: TargetSql | null }>>();
+function runTarget(deps: { db: Db; liveDocs?: LiveDocReader | undefined }, run: SendRun): Promise<{ appZone: string; target: TargetSql | null }> {
+  let found = targets.get(run.id);
+  if (!found) {
+    found = (async () => ({
+      appZone: (await deps.db.query<{ timezone: string }>('SELECT timezone FROM apps WHERE id = $1', [run.app_id])).rows[0]?.timezone ?? 'UTC',
+      target: await targetOf(deps.db, deps.liveDocs, run, run.definition),
+    }))();
+    found.catch(() => targets.delete(run.id));
+    if (targets.size >= 100) targets.delete(targets.keys().next().value as string);
+    targets.set(run.id, found);
+  }
+  return found;
+}
+
+/**
  * An A/B test's hold-out (shared message/abTest.ts): a live run writes only the people of its test
  * portion and counts the others; a winner run writes only those others (its definition holds only
  * the winning variant). Every other run writes everyone.
  */
 function testPortionOf<P extends { id: string }>(run: Pick<SendRun, 'id' | 'kind' | 'parent_id'>, definition: MessageDraft, people: readonly P[]): { included: readonly P[]; heldBack: number } {
+  if (!holdsBack(definition) || run.kind === 'test') return { included: people, heldBack: 0 };
   const { testPercent } = abTestOf(definition);
-  if (definition.type !== 'test_ab' || testPercent >= 100 || run.kind === 'test') return { included: people, heldBack: 0 };
   const liveRunId = run.kind === 'winner' ? run.parent_id : run.id;
   if (!liveRunId) throw new Error(`winner run ${run.id} has no live run`);
   const inPortion = people.filter((p) => inTestPortion(liveRunId, p.id, testPercent) === (run.kind === 'live'));

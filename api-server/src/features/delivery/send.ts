@@ -3,10 +3,12 @@
  * outcome on the row, and finish runs whose rows are all done.
  *
  * - Lease: a batch of due rows (`run_at` reached: quiet hours and local-time waves move it) of
- *   messages that are running, `FOR UPDATE SKIP LOCKED`, with a 60 s lease; any number of worker
- *   processes share the outbox. A paused message's rows are not leased, so a pause stops new sends
- *   as soon as the batches in flight end (a batch is at most BATCH rows, well under a second), and
- *   play continues with the rows still queued.
+ *   the runs of messages that are running, `FOR UPDATE SKIP LOCKED`, with a 60 s lease; any number
+ *   of worker processes share the outbox. The lease reads each running run's due rows through its
+ *   own index range, so a paused or deleted message's rows cost nothing however many wait. A pause
+ *   stops new sends as soon as the batches in flight end, and play continues with the rows still
+ *   queued. A batch renews its lease while it sends (every third of it), and a row whose lease
+ *   could not be renewed in time goes back unsent: another worker may have it.
  * - Exactly once: a row is sent only under its lease and marked with its outcome right after. A
  *   worker killed between a provider's acceptance and that mark leaves the row queued; when its
  *   lease expires it goes again with the same idempotency key, and the copy carries the same
@@ -17,34 +19,36 @@
  *   or 503, no mail provider or push credentials configured yet) stay queued with a backoff until MAX_ATTEMPTS, then
  *   `failed`; permanent ones: `retired` (a 5xx for the mailbox, an unregistered token: the address
  *   gets no more) or `failed` (this message cannot go out, e.g. too large).
- * - Frequency caps: a person who already got the message's cap of messages on that channel during
- *   their current calendar day (in their zone, counted over every message, journey and rule, all of
- *   which send through this outbox) is `skipped` with the reason. Test sends bypass caps.
+ * - Frequency caps (caps.ts): a person who already got the message's cap of messages on that
+ *   channel during their current calendar day is `skipped` with the reason. Test sends bypass caps.
+ * - Rate limits per provider (rateLimit.ts): what a provider's second cannot take is spread over
+ *   the next seconds, without spending an attempt.
  */
 import type { Logger } from 'pino';
-import type { MessageDraft, MessageSchedule } from '@gd/shared';
-import { RUNNING_STATUSES } from '@gd/shared/message/lifecycle';
+import { DELIVERING_STATUSES } from '@gd/shared/message/lifecycle';
 import { createHash } from 'node:crypto';
-import { tx, type Db, type Queryable } from '../../db/pool.ts';
+import type { Db, Queryable } from '../../db/pool.ts';
 import { publicOnly, type NetPolicy } from '../../net/index.ts';
-import { activeMailTransport } from '../mailProviders/transport.ts';
 import { backoffMs } from './push/result.ts';
-import { loadPushClient } from './push/credentials.ts';
-import { WEB_PLATFORM, sendWebPushRow } from './push/webPush.ts';
-import type { PushResult } from './push/result.ts';
+import { sendWebPushRow } from './push/webPush.ts';
+import { inFlightElsewhere, sentToday } from './caps.ts';
 import { contentFor, renderEmail, type EmailPerson } from './email.ts';
-import { applySystemEvent } from './resolve.ts';
+import { pushOutcome, pushProviderOf, smtpOutcome, type Outcome } from './outcome.ts';
 import { claimSends, windowOf } from './rateLimit.ts';
-import { localDay, nextOccurrence } from './timing.ts';
+import type { SenderCache} from './senderCache.ts';
+import { type Run } from './senderCache.ts';
 
-/** Running statuses in which rows go out: all but Scheduled (its rows wait for the run to start). */
-const SENDING_STATUSES = RUNNING_STATUSES.filter((s) => s !== 'Scheduled');
+export { finishRuns } from './finish.ts';
+export { SenderCache } from './senderCache.ts';
+export { sentToday } from './caps.ts';
 
 export const BATCH = 200;
 export const MAX_ATTEMPTS = 8;
 /** How long a worker holds the rows it leased (DELIVERY_LEASE_SECONDS): a dead worker's rows go again after it. */
 export const SEND_LEASE_SECONDS = 60;
 const SEND_CONCURRENCY = 20;
+/** How long a row over the frequency cap only with other workers' sends in flight waits before it is decided again. */
+const CAP_RECHECK_MS = 5_000;
 
 export interface SenderDeps {
   db: Db;
@@ -62,139 +66,88 @@ export interface OutboxRow {
   address: string; platform: string | null; variant_id: string; language: string; time_zone: string; test: boolean; idempotency_key: string; attempts: number;
 }
 
-type Outcome =
-  | { status: 'sent'; providerId?: string | undefined }
-  | { status: 'retry'; reason: string; retryAfterMs?: number | undefined }
-  | { status: 'retired'; reason: string }
-  | { status: 'failed'; reason: string }
-  | { status: 'skipped'; reason: string }
-  /** Not sent: its message was paused while the batch ran; back to the queue as it was. */
-  | { status: 'released' }
-  /** Not sent: its provider's rate limit is reached in this second; back to the queue for `until`, not an attempt. */
-  | { status: 'deferred'; until: Date };
-
-interface Run { account_id: string; definition: MessageDraft }
-
-/** Per worker: each run's definition (immutable) and each account's mail transport (for a short while). */
-export class SenderCache {
-  private runs = new Map<string, Run>();
-  private transports = new Map<string, { at: number; value: Awaited<ReturnType<typeof activeMailTransport>> }>();
-
-  async run(db: Queryable, sendId: string): Promise<Run> {
-    let run = this.runs.get(sendId);
-    if (!run) {
-      const { rows } = await db.query<Run>('SELECT account_id, definition FROM message_sends WHERE id = $1', [sendId]);
-      if (!rows[0]) throw new Error(`run ${sendId} is gone`);
-      run = rows[0];
-      if (this.runs.size > 200) this.runs.clear();
-      this.runs.set(sendId, run);
-    }
-    return run;
-  }
-
-  /** The account's active mail transport; read again after 30 s so an edited or activated provider takes over. */
-  async mail(deps: SenderDeps, accountId: string) {
-    const cached = this.transports.get(accountId);
-    if (cached && Date.now() - cached.at < 30_000) return cached.value;
-    cached?.value?.transporter.close();
-    const value = await activeMailTransport(deps.db, deps.secret, accountId, ...(deps.netPolicy ? [deps.netPolicy] : []));
-    this.transports.set(accountId, { at: Date.now(), value });
-    return value;
-  }
-
-  private running = new Map<string, { at: number; running: boolean }>();
-
-  /** Whether the message still runs (read at most every 250 ms): a pause stops a batch in the middle. */
-  async stillRunning(db: Queryable, messageId: string): Promise<boolean> {
-    const cached = this.running.get(messageId);
-    if (cached && Date.now() - cached.at < 250) return cached.running;
-    const { rows } = await db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [messageId]);
-    const running = (SENDING_STATUSES as readonly string[]).includes(rows[0]?.status ?? '');
-    this.running.set(messageId, { at: Date.now(), running });
-    return running;
-  }
-
-  private push = new Map<string, { at: number; value: Awaited<ReturnType<typeof loadPushClient>> }>();
-
-  /** The app's client for a provider (loadPushClient keeps one per credentials row; asked again after 30 s). */
-  async pushClient(deps: SenderDeps, appId: string, provider: 'apns' | 'fcm') {
-    const key = `${appId}:${provider}`;
-    const cached = this.push.get(key);
-    if (cached && Date.now() - cached.at < 30_000) return cached.value;
-    const value = await loadPushClient(deps.db, deps.secret, appId, provider, { policy: deps.netPolicy ?? publicOnly() });
-    this.push.set(key, { at: Date.now(), value });
-    return value;
-  }
-
-  private pushRates = new Map<string, { at: number; value: number | null }>();
-
-  /** The app's push provider's rate limit (sends a second; null: none), read again after 30 s. */
-  async pushRate(db: Queryable, appId: string, provider: 'apns' | 'fcm'): Promise<number | null> {
-    const key = `${appId}:${provider}`;
-    const cached = this.pushRates.get(key);
-    if (cached && Date.now() - cached.at < 30_000) return cached.value;
-    const { rows } = await db.query<{ rate_per_second: number | null }>('SELECT rate_per_second FROM app_push_credentials WHERE app_id = $1 AND provider = $2', [appId, provider]);
-    const value = rows[0]?.rate_per_second ?? null;
-    this.pushRates.set(key, { at: Date.now(), value });
-    return value;
-  }
-
-  close(): void {
-    for (const t of this.transports.values()) t.value?.transporter.close();
-    this.transports.clear();
-    this.push.clear();
-  }
-}
-
-/** Leases up to `limit` due rows of running messages (and of test runs) for `workerId`. */
+/**
+ * Leases up to `limit` due rows of the runs of running messages (and of test runs) for `workerId`:
+ * each running run's due rows in order through its own index range (migration 029), the earliest
+ * `limit` of them all.
+ */
 export async function leaseDue(db: Queryable, workerId: string, limit: number, now: Date, leaseSeconds = SEND_LEASE_SECONDS): Promise<OutboxRow[]> {
   const { rows } = await db.query<OutboxRow>(
-    `UPDATE message_outbox o SET locked_by = $1, locked_until = $3::timestamptz + make_interval(secs => $4), attempts = o.attempts + 1
-      WHERE o.id IN (SELECT x.id FROM message_outbox x JOIN messages m ON m.id = x.message_id
-                      WHERE x.status = 'queued' AND x.channel <> 'inApp' AND x.run_at <= $3 AND (x.locked_until IS NULL OR x.locked_until < $3)
-                        AND (x.test OR m.status = ANY($5::text[]))
-                      ORDER BY x.run_at, x.id LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
+    `WITH running AS (
+       SELECT s.id FROM message_sends s JOIN messages m ON m.id = s.message_id
+        WHERE s.state <> 'finished' AND s.not_before <= $3 AND (s.kind = 'test' OR m.status = ANY($5::text[]))
+     ), picked AS (
+       SELECT x.id FROM running r CROSS JOIN LATERAL (
+         SELECT o.id, o.run_at FROM message_outbox o
+          WHERE o.send_id = r.id AND o.status = 'queued' AND o.channel <> 'inApp' AND o.run_at <= $3
+            AND (o.locked_until IS NULL OR o.locked_until < $3)
+          ORDER BY o.run_at, o.id LIMIT $2 FOR UPDATE SKIP LOCKED) x
+       ORDER BY x.run_at, x.id LIMIT $2
+     )
+     UPDATE message_outbox o SET locked_by = $1, locked_until = $3::timestamptz + make_interval(secs => $4), attempts = o.attempts + 1
+      WHERE o.id IN (SELECT id FROM picked)
       RETURNING o.id::text, o.send_id, o.app_id, o.message_id, o.person_id::text, o.channel, o.address, o.platform, o.variant_id, o.language,
                 o.time_zone, o.test, o.idempotency_key, o.attempts`,
-    [workerId, limit, now, leaseSeconds, SENDING_STATUSES]);
+    [workerId, limit, now, leaseSeconds, DELIVERING_STATUSES]);
   return rows;
 }
 
 /**
- * Messages each person got on each channel during their current local day (for caps), keyed
- * `app:person:channel`. Also what the SDK's in-app endpoint counts (sdkMessages/eligibility.ts):
- * an in-app row is 'sent' when first handed to the device, so one cap counts every channel alike.
+ * A batch's hold on its rows while it sends: renewed every third of the lease for the rows not
+ * yet recorded; a row is still ours only while the last renewal that kept it is comfortably
+ * current. A renewal that fails (the database unreachable) renews nothing, and the rows go back
+ * unsent before their lease can run out under another worker.
  */
-export async function sentToday(db: Queryable, rows: readonly Pick<OutboxRow, 'app_id' | 'person_id' | 'time_zone' | 'test'>[], now: Date): Promise<Map<string, number>> {
-  const capped = rows.filter((r) => !r.test);
-  const counts = new Map<string, number>();
-  if (capped.length === 0) return counts;
-  const zoneOf = new Map(capped.map((r) => [`${r.app_id}:${r.person_id}`, r.time_zone]));
-  const { rows: sent } = await db.query<{ app_id: string; person_id: string; channel: string; sent_at: Date }>(
-    `SELECT app_id, person_id::text, channel, sent_at FROM message_outbox
-      WHERE (app_id, person_id) IN (SELECT * FROM unnest($1::uuid[], $2::bigint[])) AND status = 'sent' AND NOT test
-        AND sent_at > $3::timestamptz - interval '2 days'`,
-    [capped.map((r) => r.app_id), capped.map((r) => r.person_id), now]);
-  for (const s of sent) {
-    const zone = zoneOf.get(`${s.app_id}:${s.person_id}`) ?? 'UTC';
-    if (localDay(s.sent_at, zone) !== localDay(now, zone)) continue;
-    const key = `${s.app_id}:${s.person_id}:${s.channel}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
+class BatchLease {
+  private pending: Set<string>;
+  private validUntil: number;
+  private timer: NodeJS.Timeout;
+  private readonly ms: number;
+  private readonly db: Queryable;
+  private readonly workerId: string;
+  private readonly clock: () => Date;
+  private readonly log: Logger;
 
-/** What an SMTP failure means for the row: a 5xx about the mailbox retires the address; 4xx and connection trouble retry. */
-export function smtpOutcome(error: unknown): Outcome {
-  const e = (error ?? {}) as { responseCode?: unknown; code?: unknown; message?: unknown; command?: unknown };
-  const code = typeof e.responseCode === 'number' ? e.responseCode : null;
-  const reason = `${code ?? (typeof e.code === 'string' ? e.code : 'error')}: ${(typeof e.message === 'string' ? e.message : '').split('\n')[0]?.slice(0, 200) ?? ''}`;
-  if (code !== null && code >= 500 && code < 600) {
-    // 550/551/553 to RCPT TO (or an EENVELOPE about the recipient): this mailbox is gone.
-    const aboutRecipient = e.code === 'EENVELOPE' || e.command === 'RCPT TO' || [550, 551, 553].includes(code);
-    return aboutRecipient ? { status: 'retired', reason } : { status: 'failed', reason };
+  constructor(db: Queryable, workerId: string, ids: readonly string[], leaseSeconds: number, clock: () => Date, log: Logger) {
+    this.db = db;
+    this.workerId = workerId;
+    this.clock = clock;
+    this.log = log;
+    this.pending = new Set(ids);
+    this.ms = leaseSeconds * 1000;
+    this.validUntil = Date.now() + this.ms;
+    this.timer = setInterval(() => void this.renew(), this.ms / 3);
+    this.timer.unref();
   }
-  return { status: 'retry', reason };
+
+  /** Whether the row may still be sent under this lease (a third of it left at least). */
+  holds(id: string): boolean {
+    return this.pending.has(id) && Date.now() < this.validUntil - this.ms / 3;
+  }
+
+  done(id: string): void {
+    this.pending.delete(id);
+  }
+
+  private async renew(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const asked = Date.now();
+    try {
+      const { rows } = await this.db.query<{ id: string }>(
+        `UPDATE message_outbox SET locked_until = $3::timestamptz + make_interval(secs => $4)
+          WHERE id = ANY($2::bigint[]) AND locked_by = $1 AND status = 'queued' RETURNING id::text`,
+        [this.workerId, [...this.pending], this.clock(), this.ms / 1000]);
+      const kept = new Set(rows.map((r) => r.id));
+      for (const id of this.pending) if (!kept.has(id)) this.pending.delete(id);
+      this.validUntil = asked + this.ms;
+    } catch (error) {
+      this.log.warn({ err: error }, 'renewing the outbox lease failed; rows not sent in time go back to the queue');
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
 }
 
 async function sendEmail(deps: SenderDeps, cache: SenderCache, row: OutboxRow, run: Run, person: EmailPerson | undefined): Promise<Outcome> {
@@ -228,20 +181,10 @@ function uuidOf(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** A push client's result as the row's outcome. */
-function pushOutcome(result: PushResult): Outcome {
-  switch (result.outcome) {
-    case 'sent': return { status: 'sent', providerId: result.providerId };
-    case 'retry': return { status: 'retry', reason: result.reason, retryAfterMs: result.retryAfterMs };
-    case 'retire': return { status: 'retired', reason: result.reason };
-    case 'failed': return { status: 'failed', reason: result.reason };
-  }
-}
-
 async function sendPush(deps: SenderDeps, cache: SenderCache, row: OutboxRow, run: Run): Promise<Outcome> {
+  const provider = pushProviderOf(row.platform);
   // A browser's subscription: web push with the app's VAPID keys (push/webPush.ts).
-  if (row.platform === WEB_PLATFORM) return pushOutcome(await sendWebPushRow({ db: deps.db, secret: deps.secret, policy: deps.netPolicy ?? publicOnly() }, row, run.definition));
-  const provider = /^ios$/i.test(row.platform ?? '') ? 'apns' : 'fcm';
+  if (provider === 'web') return pushOutcome(await sendWebPushRow({ db: deps.db, secret: deps.secret, policy: deps.netPolicy ?? publicOnly() }, row, run.definition));
   const loaded = await cache.pushClient(deps, row.app_id, provider);
   if (!loaded.ok) {
     return { status: 'retry', reason: loaded.reason === 'not_configured' ? `push_not_configured: the app has no ${provider === 'apns' ? 'APNs' : 'FCM'} credentials` : `push_credentials_unreadable: enter the ${provider === 'apns' ? 'APNs' : 'FCM'} key again` };
@@ -249,7 +192,7 @@ async function sendPush(deps: SenderDeps, cache: SenderCache, row: OutboxRow, ru
   const content = contentFor(run.definition, row.variant_id, row.language);
   if (!content) return { status: 'failed', reason: `no content for variant ${row.variant_id}` };
   const id = uuidOf(row.idempotency_key);
-  const result = await loaded.client.send({
+  return pushOutcome(await loaded.client.send({
     token: row.address,
     ...(content.title ? { title: content.title } : {}),
     ...(content.message ? { body: content.message } : {}),
@@ -259,17 +202,7 @@ async function sendPush(deps: SenderDeps, cache: SenderCache, row: OutboxRow, ru
     // A copy of a send that went twice (a worker killed before marking it) replaces the first on the device.
     collapseId: id,
     id,
-  });
-  switch (result.outcome) {
-    case 'sent':
-      return { status: 'sent', providerId: result.providerId };
-    case 'retry':
-      return { status: 'retry', reason: result.reason, retryAfterMs: result.retryAfterMs };
-    case 'retire':
-      return { status: 'retired', reason: result.reason };
-    case 'failed':
-      return { status: 'failed', reason: result.reason };
-  }
+  }));
 }
 
 async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -335,23 +268,26 @@ async function record(db: Queryable, workerId: string, rows: readonly OutboxRow[
   }
 }
 
-/** The provider a row goes out through and its rate limit, or null when it has none. */
+/**
+ * The provider a row goes out through and its rate limit, or null when it has none. Web push has
+ * none: each subscription names its browser's own push service (Google's, Mozilla's, Apple's),
+ * which limit per subscription, not per sender.
+ */
 async function limitOf(deps: SenderDeps, cache: SenderCache, row: OutboxRow, run: Run): Promise<{ key: string; perSecond: number } | null> {
   if (row.channel === 'email') {
     const mail = await cache.mail(deps, run.account_id).catch(() => null);
     return mail?.ratePerSecond ? { key: `mail:${mail.providerId}`, perSecond: mail.ratePerSecond } : null;
   }
-  if (row.channel === 'push' && row.platform !== 'web') {
-    const provider = /^ios$/i.test(row.platform ?? '') ? 'apns' : 'fcm';
-    const perSecond = await cache.pushRate(deps.db, row.app_id, provider);
-    return perSecond ? { key: `${provider}:${row.app_id}`, perSecond } : null;
-  }
-  return null;
+  const provider = row.channel === 'push' ? pushProviderOf(row.platform) : 'web';
+  if (provider === 'web') return null;
+  const perSecond = await cache.pushRate(deps.db, row.app_id, provider);
+  return perSecond ? { key: `${provider}:${row.app_id}`, perSecond } : null;
 }
 
 /**
  * Claims each provider's share of this second for the rows about to go through it (rateLimit.ts);
- * the rows beyond it are deferred to the next second. Test sends count against the limit too: the
+ * the rows beyond it are spread over the next seconds at the provider's rate, so they come due a
+ * second's worth at a time instead of all at once. Test sends count against the limit too: the
  * provider does not know they are tests.
  */
 async function applyRateLimits(deps: SenderDeps, cache: SenderCache, toSend: readonly { row: OutboxRow; run: Run }[], outcomes: Map<string, Outcome>, now: Date): Promise<void> {
@@ -365,99 +301,100 @@ async function applyRateLimits(deps: SenderDeps, cache: SenderCache, toSend: rea
   }
   for (const [key, group] of byProvider) {
     const granted = await claimSends(deps.db, key, group.perSecond, group.rows.length, now);
-    const until = windowOf(now).next;
-    for (const row of group.rows.slice(granted)) outcomes.set(row.id, { status: 'deferred', until });
+    const next = windowOf(now).next.getTime();
+    group.rows.slice(granted).forEach((row, i) => {
+      outcomes.set(row.id, { status: 'deferred', until: new Date(next + Math.floor(i / group.perSecond) * 1000) });
+    });
   }
-}
-
-/** One batch: lease, cap, send, record. Answers how many rows it leased (0: nothing was due). */
-export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerId: string, opts: { batch?: number; now?: () => Date; leaseSeconds?: number } = {}): Promise<number> {
-  const clock = opts.now ?? (() => new Date());
-  const rows = await leaseDue(deps.db, workerId, opts.batch ?? BATCH, clock(), opts.leaseSeconds);
-  if (rows.length === 0) return 0;
-  const now = clock();
-  const counts = await sentToday(deps.db, rows, now);
-  const people = new Map<string, EmailPerson>();
-  for (const p of (await deps.db.query<EmailPerson & { app_id: string; id: string }>(
-    `SELECT app_id, id::text, customer_id, email FROM people WHERE (app_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::bigint[]))`,
-    [rows.map((r) => r.app_id), rows.map((r) => r.person_id)])).rows) people.set(`${p.app_id}:${p.id}`, p);
-
-  const outcomes = new Map<string, Outcome>();
-  const toSend: { row: OutboxRow; run: Run }[] = [];
-  for (const row of rows) {
-    const run = await cache.run(deps.db, row.send_id);
-    const cap = run.definition.delivery.frequencyCap;
-    const key = `${row.app_id}:${row.person_id}:${row.channel}`;
-    if (!row.test && cap !== null && (counts.get(key) ?? 0) >= cap) {
-      outcomes.set(row.id, { status: 'skipped', reason: `frequency_cap: ${cap} per day reached` });
-      continue;
-    }
-    // Counted now, so two rows of one person in this batch respect the cap too.
-    if (!row.test) counts.set(key, (counts.get(key) ?? 0) + 1);
-    toSend.push({ row, run });
-  }
-  await applyRateLimits(deps, cache, toSend, outcomes, now);
-  const granted = toSend.filter((t) => !outcomes.has(t.row.id));
-  await inParallel(granted, SEND_CONCURRENCY, async ({ row, run }) => {
-    let outcome: Outcome;
-    if (!row.test && !(await cache.stillRunning(deps.db, row.message_id))) {
-      // Recorded with the rest below.
-      outcomes.set(row.id, { status: 'released' });
-      return;
-    }
-    try {
-      outcome = row.channel === 'email'
-        ? await sendEmail(deps, cache, row, run, people.get(`${row.app_id}:${row.person_id}`))
-        : row.channel === 'push'
-          ? await sendPush(deps, cache, row, run)
-          : { status: 'failed', reason: `${row.channel} messages are fetched by the SDK, not sent` };
-    } catch (error) {
-      outcome = { status: 'retry', reason: error instanceof Error ? error.message : String(error) };
-    }
-    outcomes.set(row.id, outcome);
-    // Recorded at once, not with the batch: a worker killed now leaves at most the sends in flight
-    // (SEND_CONCURRENCY) accepted by the provider but not marked, which go again with their Message-ID.
-    await record(deps.db, workerId, [row], outcomes, clock());
-  });
-  // The rest: skipped by the cap, deferred by a rate limit, released by a pause.
-  const sending = new Set(granted.map((t) => t.row.id));
-  await record(deps.db, workerId, rows.filter((r) => !sending.has(r.id) || outcomes.get(r.id)?.status === 'released'), outcomes, clock());
-  return rows.length;
 }
 
 /**
- * Runs whose outbox has nothing queued any more are finished (the message moves Sending →
- * Finished; a test run moves Testing back to Draft); a live run's in-app rows count as waiting
- * while they are on offer (until their `expires_at`; without a `life`, until the message is
- * paused: an in-app message runs as long as it is shown); a paused message played again whose run was
- * already resolved moves straight back to Sending.
+ * One batch: lease, cap, limit, send, record. Answers how many rows it handled (sent, failed,
+ * retired, skipped, or retried later); 0 when nothing was due or all it leased had to wait (a
+ * spent rate limit), so the loop sleeps instead of leasing the same waiting rows again.
  */
-export async function finishRuns(db: Db, log: Logger): Promise<void> {
-  const { rows: resumed } = await db.query<{ message_id: string }>(
-    `SELECT DISTINCT s.message_id FROM message_sends s JOIN messages m ON m.id = s.message_id WHERE s.kind <> 'test' AND s.state = 'sending' AND m.status = 'Processing'`);
-  for (const r of resumed) await tx(db, (c) => applySystemEvent(c, r.message_id, ['processed', 'sendStarted']));
-  const { rows } = await db.query<{ id: string; message_id: string; kind: 'live' | 'test' | 'winner'; occurrence: number; schedule: MessageSchedule; app_zone: string | null }>(
-    `UPDATE message_sends s SET state = 'finished', finished_at = now()
-      WHERE s.state = 'sending' AND NOT EXISTS (
-              SELECT 1 FROM message_outbox o WHERE o.send_id = s.id
-                 AND ((o.status = 'queued' AND o.channel <> 'inApp')
-                      -- A live run's in-app rows keep it running while they are on offer (a test's do not: they expire on their own).
-                      OR (s.kind = 'live' AND o.channel = 'inApp' AND o.status IN ('queued', 'sent') AND (o.expires_at IS NULL OR o.expires_at > now()))))
-      RETURNING s.id, s.message_id, s.kind, s.occurrence, s.definition->'schedule' AS schedule,
-                (SELECT a.timezone FROM apps a WHERE a.id = s.app_id) AS app_zone`);
-  for (const r of rows) {
-    // A recurring message's live run makes the run of its next occurrence, and the message stays Active until then.
-    const next = r.kind === 'live' ? nextOccurrence(r.schedule, r.occurrence, r.app_zone ?? 'UTC', new Date()) : null;
-    await tx(db, async (c) => {
-      if (next) {
-        await c.query(
-          `INSERT INTO message_sends (account_id, app_id, message_id, version, definition, kind, origin, not_before, created_by, occurrence)
-           SELECT account_id, app_id, message_id, version, definition, 'live', origin, $2, created_by, $3 FROM message_sends WHERE id = $1
-           ON CONFLICT (message_id, version, occurrence) WHERE kind = 'live' DO NOTHING`,
-          [r.id, next.notBefore, next.occurrence]);
+export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerId: string, opts: { batch?: number; now?: () => Date; leaseSeconds?: number } = {}): Promise<number> {
+  const clock = opts.now ?? (() => new Date());
+  const leaseSeconds = opts.leaseSeconds ?? SEND_LEASE_SECONDS;
+  const rows = await leaseDue(deps.db, workerId, opts.batch ?? BATCH, clock(), leaseSeconds);
+  if (rows.length === 0) return 0;
+  const lease = new BatchLease(deps.db, workerId, rows.map((r) => r.id), leaseSeconds, clock, deps.log);
+  const outcomes = new Map<string, Outcome>();
+  const sending = new Set<string>();
+  try {
+    const now = clock();
+    const runs = await cache.runs(deps.db, rows.map((r) => r.send_id));
+    const runOf = (row: OutboxRow): Run => {
+      const run = runs.get(row.send_id);
+      if (!run) throw new Error(`run ${row.send_id} is gone`);
+      return run;
+    };
+    const capped = rows.filter((r) => !r.test && runOf(r).definition.delivery.frequencyCap !== null);
+    const counts = await sentToday(deps.db, capped, now);
+    const elsewhere = await inFlightElsewhere(deps.db, capped, workerId, now);
+    const people = new Map<string, EmailPerson>();
+    const emailRows = rows.filter((r) => r.channel === 'email');
+    if (emailRows.length) {
+      for (const p of (await deps.db.query<EmailPerson & { app_id: string; id: string }>(
+        `SELECT app_id, id::text, customer_id, email FROM people WHERE (app_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::bigint[]))`,
+        [emailRows.map((r) => r.app_id), emailRows.map((r) => r.person_id)])).rows) people.set(`${p.app_id}:${p.id}`, p);
+    }
+
+    const toSend: { row: OutboxRow; run: Run }[] = [];
+    for (const row of rows) {
+      const run = runOf(row);
+      const cap = run.definition.delivery.frequencyCap;
+      const key = `${row.app_id}:${row.person_id}:${row.channel}`;
+      if (!row.test && cap !== null) {
+        const sent = counts.get(key) ?? 0;
+        if (sent >= cap) {
+          outcomes.set(row.id, { status: 'skipped', reason: `frequency_cap: ${cap} per day reached` });
+          continue;
+        }
+        if (sent + (elsewhere.get(key) ?? 0) >= cap) {
+          // Another worker is sending this person their last allowed message: decided again on what it became.
+          outcomes.set(row.id, { status: 'deferred', until: new Date(now.getTime() + CAP_RECHECK_MS) });
+          continue;
+        }
+        // Counted now, so two rows of one person in this batch respect the cap too.
+        counts.set(key, sent + 1);
       }
-      await applySystemEvent(c, r.message_id, r.kind === 'test' ? ['testDone'] : ['sendDone'], { staysLive: next !== null });
+      toSend.push({ row, run });
+    }
+    await applyRateLimits(deps, cache, toSend, outcomes, now);
+    const granted = toSend.filter((t) => !outcomes.has(t.row.id));
+    await inParallel(granted, SEND_CONCURRENCY, async ({ row, run }) => {
+      if (!lease.holds(row.id) || (!row.test && !(await cache.stillRunning(deps.db, row.message_id)))) {
+        // Recorded with the rest below: paused meanwhile, or the lease could not be kept.
+        outcomes.set(row.id, { status: 'released' });
+        return;
+      }
+      sending.add(row.id);
+      let outcome: Outcome;
+      try {
+        outcome = row.channel === 'email'
+          ? await sendEmail(deps, cache, row, run, people.get(`${row.app_id}:${row.person_id}`))
+          : row.channel === 'push'
+            ? await sendPush(deps, cache, row, run)
+            : { status: 'failed', reason: `${row.channel} messages are fetched by the SDK, not sent` };
+      } catch (error) {
+        outcome = { status: 'retry', reason: error instanceof Error ? error.message : String(error) };
+      }
+      outcomes.set(row.id, outcome);
+      // Recorded at once, not with the batch: a worker killed now leaves at most the sends in flight
+      // (SEND_CONCURRENCY) accepted by the provider but not marked, which go again with their Message-ID.
+      try {
+        await record(deps.db, workerId, [row], outcomes, clock());
+        lease.done(row.id);
+      } catch (error) {
+        // Left leased: it goes again when the lease ends, with the same Message-ID or collapse id.
+        deps.log.error({ err: error, row: row.id }, 'recording a send failed');
+      }
     });
-    log.info({ run: r.id, message: r.message_id, kind: r.kind, ...(next ? { nextOccurrence: next.occurrence, nextAt: next.notBefore.toISOString() } : {}) }, 'message run finished');
+  } finally {
+    lease.stop();
+    // The rest: skipped by the cap, deferred by a rate limit or another worker's send, released by a pause.
+    await record(deps.db, workerId, rows.filter((r) => !sending.has(r.id)), outcomes, clock());
   }
+  return [...outcomes.values()].filter((o) => o.status !== 'deferred' && o.status !== 'released').length;
 }

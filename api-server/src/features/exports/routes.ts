@@ -1,18 +1,15 @@
 /**
  * Audience exports: list, create (queues the job), delete, and the download of the file. The
- * download streams the stored chunks, so it is registered here with the same checks as the
- * endpoint table's routes (session, app of the account, permission with the app's disallowed list)
- * rather than through `route`, which answers JSON.
+ * download streams the stored chunks, so it is a `fileRoute` (the same checks as `route`, which
+ * answers JSON).
  */
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import type { Request, Response, Router } from 'express';
-import { ErrorCode, can, disallowedFor, endpoints, fail, ok, subjectFor, type Result } from '@gd/shared';
+import type { Router } from 'express';
+import { ErrorCode, can, fail, ok } from '@gd/shared';
 import type { Deps } from '../../http/context.ts';
-import { authenticate, route } from '../../http/endpoint.ts';
-import { sendFailure } from '../../http/respond.ts';
+import { fileRoute, route } from '../../http/endpoint.ts';
 import { isUuid } from '../../http/validate.ts';
-import { findApp } from '../apps/repository.ts';
 import { wakeJobRunners } from '../../jobs/runner.ts';
 import { deleteFile, readFile } from '../../jobs/storedFiles.ts';
 import * as segments from '../segments/repository.ts';
@@ -47,33 +44,17 @@ export function exportRoutes(router: Router, deps: Deps): void {
     return ok({});
   });
 
-  const download = endpoints.downloadAudienceExport;
-  router.get(download.path, async (req: Request, res: Response) => {
-    const found = await exportFor(deps, req);
-    if (!found.ok) return sendFailure(res, found);
-    const row = found.value;
+  fileRoute(router, deps, 'downloadAudienceExport', async ({ app, params, res }) => {
+    const row = await findExport(app.id, params.exportId);
+    if (!row) return noExport();
     if (row.status !== 'ready' && row.status !== 'warning') {
-      return sendFailure(res, fail(ErrorCode.NOT_EXIST, row.status === 'processing' ? 'The export is still being written' : 'The export failed; it has no file'));
+      return fail(ErrorCode.NOT_EXIST, row.status === 'processing' ? 'The export is still being written' : 'The export failed; it has no file');
     }
     const name = row.file_name ?? `export.${row.format}`;
     res.setHeader('Content-Type', row.format === 'zip' ? 'application/zip' : 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`);
     if (row.byte_size !== null) res.setHeader('Content-Length', String(row.byte_size));
     await pipeline(readFile(db, row.id), res).catch((error: unknown) => deps.log.warn({ err: error, export: row.id }, 'export download interrupted'));
+    return undefined;
   });
-}
-
-/** The export a download names, after the same checks the endpoint table's routes make. */
-async function exportFor(deps: Deps, req: Request): Promise<Result<repo.ExportRow>> {
-  const signedIn = await authenticate(deps, req);
-  if (!signedIn.ok) return signedIn;
-  const { principal } = signedIn.value;
-  const params = req.params as Record<string, string>;
-  const app = params.appId && isUuid(params.appId) ? await findApp(deps.db, principal.account.id, params.appId) : undefined;
-  if (!app) return fail(ErrorCode.NO_PERMISSION, 'No permission for this app');
-  const subject = subjectFor(principal.user.id, disallowedFor(principal.user.grants, app.restricted));
-  const auth = endpoints.downloadAudienceExport.auth;
-  if (!can(subject, auth)) return fail(ErrorCode.NO_PERMISSION, `No permission: ${JSON.stringify(auth)}`);
-  const row = params.exportId && isUuid(params.exportId) ? await repo.findExport(deps.db, app.id, params.exportId) : undefined;
-  return row ? ok(row) : noExport();
 }

@@ -13,7 +13,7 @@ import { builtInEventName, type DateRange, type KpiType, type PerformanceFilters
 /**
  * The people of the report with the moment that made them count (`at`): their first impression
  * (impacts) or their first conversion after their first interaction (conversions). The import takes
- * the people; the performance report (messageAnalytics/performance.ts) counts them by the date group
+ * the people; the performance report (messageAnalytics/repository.ts `performanceCounts`) counts them by the date group
  * of `at`, so both read the same figures. SQL with $1 the app; its own parameters come after
  * `offset` (the caller's last parameter number). Columns: person_id, at, start_at, end_at.
  */

@@ -1,7 +1,7 @@
 /** The ingestion API against real Postgres: dedupe, partial batches, keys, identify merges, profiles, limits. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, INGEST_LIMITS } from '@gd/shared';
+import { ErrorCode, INGEST_LIMITS, endpoints } from '@gd/shared';
 import { createTestApp, ingest, registerAccount, startTestApi, type TestApi } from '../../testing/harness.ts';
 
 let api: TestApi;
@@ -361,6 +361,50 @@ describe('rate limit', () => {
       const res = await fetch(`${limited.url}/api/ingest/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-app-key': app.appKey }, body: JSON.stringify(body) });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await ingest(limited, other.appKey, 'ingestBatch', body)).httpStatus).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('gives an app ONE per-key budget across ingestion, the SDK\'s messages and web push', async () => {
+    const limited = await startTestApi({ INGEST_RATE_PER_SECOND: '0.001', INGEST_RATE_BURST: '2' });
+    try {
+      const { client } = await registerAccount(limited);
+      const sdk = async (appKey: string, path: string) => {
+        const res = await fetch(`${limited.url}/api${path}`, { headers: { 'x-app-key': appKey } });
+        return { status: res.status, retryAfter: Number(res.headers.get('retry-after')), body: (await res.json()) as { status: string; code?: number } };
+      };
+      const inApp = (appKey: string) => sdk(appKey, `${endpoints.sdkInApp.path}?deviceId=d-${randomUUID()}`);
+      const webPushKey = (appKey: string) => sdk(appKey, '/ingest/v1/web-push/key');
+
+      // Spent on ingestion: the SDK's endpoints and web push answer 429.
+      const first = await createTestApp(client);
+      for (let i = 0; i < 2; i++) expect((await ingest(limited, first.appKey, 'ingestBatch', { device: device(), events: [] })).httpStatus).toBe(200);
+      for (const answer of [await inApp(first.appKey), await webPushKey(first.appKey)]) {
+        expect([answer.status, answer.body.code]).toEqual([429, ErrorCode.NO_PERMISSION]);
+        expect(answer.retryAfter).toBeGreaterThan(0);
+      }
+      // Spent on the SDK's messages: ingestion answers 429.
+      const second = await createTestApp(client);
+      for (let i = 0; i < 2; i++) expect((await inApp(second.appKey)).status).toBe(200);
+      expect((await ingest(limited, second.appKey, 'ingestBatch', { device: device(), events: [] })).httpStatus).toBe(429);
+      expect((await webPushKey(second.appKey)).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('gives an address ONE allowance of unknown keys across the app-key endpoints', async () => {
+    const limited = await startTestApi();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 40 && statuses.at(-1) !== 429; i++) statuses.push((await ingest(limited, `gd_guess_${i}`, 'ingestBatch', { device: device(), events: [] })).httpStatus);
+      expect(statuses.at(-1)).toBe(429);
+      // The guesses went on to other endpoints: held all the same, before any lookup.
+      const sdk = await fetch(`${limited.url}/api${endpoints.sdkInApp.path}?deviceId=x`, { headers: { 'x-app-key': 'gd_guess_sdk' } });
+      expect(sdk.status).toBe(429);
+      const webPush = await fetch(`${limited.url}/api/ingest/v1/web-push/key`, { headers: { 'x-app-key': 'gd_guess_push' } });
+      expect(webPush.status).toBe(429);
     } finally {
       await limited.stop();
     }

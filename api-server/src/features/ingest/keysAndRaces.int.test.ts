@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@gd/shared';
+import { ErrorCode, endpoints } from '@gd/shared';
 import { createTestApp, ingest, registerAccount, startTestApi, type TestApi, type TestClient } from '../../testing/harness.ts';
 
 let api: TestApi;
@@ -46,6 +46,30 @@ describe('app key rotation', () => {
     expect(await count(`SELECT count(*) AS n FROM events WHERE app_id = $1 AND name = 'after_rotation'`, [app.id])).toBe(0);
     expect(await count('SELECT count(*) AS n FROM devices WHERE app_id = $1', [app.id])).toBe(4);
     expect(await count(`SELECT count(*) AS n FROM events WHERE app_id = $1 AND name = 'new_key'`, [app.id])).toBe(2);
+  });
+});
+
+describe('app key rotation on the SDK\'s endpoints (shared key cache)', () => {
+  it('refuses the old key for offers and redemptions at once, in every process', async () => {
+    const app = await createTestApp(owner);
+    const dev = device();
+    expect((await ingest(api, app.appKey, 'ingestIdentify', { device: dev, customerId: `c-${randomUUID()}` })).body.status).toBe('OK');
+    const call = async (server: TestApi, key: string, path: string, body?: unknown) => {
+      const res = await fetch(`${server.url}/api${path}`, body === undefined ? { headers: { 'x-app-key': key } }
+        : { method: 'POST', headers: { 'x-app-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return [res.status, ((await res.json()) as { code?: number }).code];
+    };
+    const inApp = `${endpoints.sdkInApp.path}?deviceId=${dev.id}`;
+    // Both processes have the key in their cache.
+    for (const server of [api, other]) expect(await call(server, app.appKey, inApp)).toEqual([200, undefined]);
+    const { app: rotated } = await owner.ok<{ app: { appKey: string } }>('rotateAppKey', undefined, { appId: app.id });
+    for (const server of [api, other]) {
+      const where = server === api ? 'the rotating process' : 'another process';
+      expect(await call(server, app.appKey, inApp), `in-app on ${where}`).toEqual([401, ErrorCode.API_KEY_INVALID]);
+      expect(await call(server, app.appKey, endpoints.sdkRedeem.path, { device: { id: dev.id }, messageId: randomUUID(), clientId: randomUUID() }), `redeem on ${where}`)
+        .toEqual([401, ErrorCode.API_KEY_INVALID]);
+      expect(await call(server, rotated.appKey, inApp), `the new key on ${where}`).toEqual([200, undefined]);
+    }
   });
 });
 

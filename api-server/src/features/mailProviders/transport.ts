@@ -24,7 +24,7 @@ import { providerSettings, type ProviderSettings } from './repository.ts';
 export const TEST_TIMEOUT_MS = 10_000;
 /** Connection and greeting limits of the send pipeline's transport. */
 const SEND_CONNECT_MS = 10_000;
-const SEND_SOCKET_MS = 60_000;
+export const SEND_SOCKET_MS = 60_000;
 
 export const sealPassword = (serverSecret: string, providerId: string, password: string): Buffer => sealSecrets(serverSecret, providerId, { password });
 

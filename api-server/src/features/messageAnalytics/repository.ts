@@ -1,41 +1,38 @@
-/** SQL of message analytics besides the metrics themselves (metrics.ts): ranges, the report's messages, the performance report. */
+/** SQL of message analytics besides the metrics themselves (metrics.ts): the report's messages, the performance report. */
 import type { MessageReportRow, PerformanceGroup, PerformanceReportQuery } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 import { dayBucket } from '../analytics/sql.ts';
 import { performanceMomentsSql } from '../imports/performance.ts';
 import type { InstantRange } from './metrics.ts';
 
-/** The instants of calendar days `startDay`..`endDay` (both included) in the app's time zone. */
-export async function instantsOf(db: Queryable, appId: string, startDay: string, endDay: string): Promise<InstantRange> {
-  const { rows } = await db.query<{ from: Date; to: Date }>(
-    `SELECT ($2::date)::timestamp AT TIME ZONE a.timezone AS "from", ($3::date + 1)::timestamp AT TIME ZONE a.timezone AS "to" FROM apps a WHERE a.id = $1`,
-    [appId, startDay, endDay]);
-  const row = rows[0];
-  if (!row) throw new Error(`app ${appId} not found`);
-  return row;
-}
-
 export type ReportMessage = Omit<MessageReportRow, 'current' | 'previous'>;
 
+/** The report's messages: each with whether it was active in the current and in the previous period. */
+export interface ActiveMessage extends ReportMessage { current: boolean; previous: boolean }
+
 /**
- * The app's messages that sent (not a test) or were interacted with in [from, to): the messages of
- * the report. The visibility of each message is the report's key (the route), not the message keys.
+ * The app's messages that sent (not a test) or were interacted with in the previous period
+ * [previous.from, current.from) or the current one [current.from, current.to) (contiguous), by
+ * name: one pass over both. Sent rows are read through message_outbox_app_sent, interactions
+ * through migration 030's interactions_app_time (index only). The visibility of each message is
+ * the report's key (the route), not the message keys.
  */
-export async function messagesActiveIn(db: Queryable, appId: string, range: InstantRange): Promise<ReportMessage[]> {
-  const { rows } = await db.query<{ id: string; name: string; campaign_name: string; type: ReportMessage['type']; status: ReportMessage['status'] }>(
+export async function messagesActiveIn(db: Queryable, appId: string, current: InstantRange, previous: InstantRange): Promise<ActiveMessage[]> {
+  const { rows } = await db.query<{ id: string; name: string; campaign_name: string; type: ReportMessage['type']; status: ReportMessage['status']; current: boolean; previous: boolean }>(
     `WITH active AS (
-       SELECT DISTINCT o.message_id FROM message_outbox o
-        WHERE o.app_id = $1 AND o.status = 'sent' AND NOT o.test AND o.sent_at >= $2 AND o.sent_at < $3
+       SELECT o.message_id, o.sent_at >= $3 AS current FROM message_outbox o
+        WHERE o.app_id = $1 AND o.status = 'sent' AND NOT o.test AND o.sent_at >= $2 AND o.sent_at < $4
        UNION
-       SELECT DISTINCT i.message_id::uuid FROM message_interactions i
-        WHERE i.app_id = $1 AND i.event_time >= $2 AND i.event_time < $3
-          AND i.message_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
-     SELECT m.id, m.name, c.name AS campaign_name, m.type, m.status
-       FROM active a JOIN messages m ON m.id = a.message_id AND m.app_id = $1 AND m.deleted_at IS NULL
+       SELECT i.message_id::uuid, i.event_time >= $3 FROM message_interactions i
+        WHERE i.app_id = $1 AND i.event_time >= $2 AND i.event_time < $4
+          AND i.message_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'),
+     flags AS (SELECT a.message_id, bool_or(a.current) AS current, bool_or(NOT a.current) AS previous FROM active a GROUP BY a.message_id)
+     SELECT m.id, m.name, c.name AS campaign_name, m.type, m.status, f.current, f.previous
+       FROM flags f JOIN messages m ON m.id = f.message_id AND m.app_id = $1 AND m.deleted_at IS NULL
        JOIN campaigns c ON c.id = m.campaign_id
-      ORDER BY m.name, m.id LIMIT 500`,
-    [appId, range.from, range.to]);
-  return rows.map((r) => ({ messageId: r.id, name: r.name, campaignName: r.campaign_name, type: r.type, status: r.status }));
+      ORDER BY m.name, m.id`,
+    [appId, previous.from, current.from, current.to]);
+  return rows.map((r) => ({ messageId: r.id, name: r.name, campaignName: r.campaign_name, type: r.type, status: r.status, current: r.current, previous: r.previous }));
 }
 
 /** People of the performance report per date group (labels as analytics/sql.ts `dayBucket`), and in all. */

@@ -181,10 +181,11 @@ export async function reject(deps: Deps, input: { row: repo.MessageRow; submissi
  */
 async function startsInFuture(db: Queryable, messageId: string, version: number | null): Promise<boolean> {
   if (version === null) return false;
-  const pending = await db.query<{ ahead: boolean }>(
-    `SELECT not_before > now() AS ahead FROM message_sends WHERE message_id = $1 AND version = $2 AND kind = 'live' AND state = 'resolving' AND cursor = 0
-      ORDER BY occurrence DESC LIMIT 1`, [messageId, version]);
-  if (pending.rows[0]) return pending.rows[0].ahead;
+  const latest = await db.query<{ ahead: boolean; started: boolean }>(
+    `SELECT not_before > now() AS ahead, NOT (state = 'resolving' AND cursor = 0) AS started FROM message_sends
+      WHERE message_id = $1 AND version = $2 AND kind = 'live' AND state <> 'finished' ORDER BY occurrence DESC LIMIT 1`, [messageId, version]);
+  // A run that already has people in the outbox continues now; one that has not begun waits for its start.
+  if (latest.rows[0]) return !latest.rows[0].started && latest.rows[0].ahead;
   const { rows } = await db.query<{ schedule: MessageDraft['schedule'] | null }>('SELECT definition->\'schedule\' AS schedule FROM message_versions WHERE message_id = $1 AND version = $2', [messageId, version]);
   const schedule = rows[0]?.schedule;
   if (!schedule || schedule.kind === 'now') return false;
@@ -194,16 +195,28 @@ async function startsInFuture(db: Queryable, messageId: string, version: number 
 
 /** play, pause, draft, toValidate, test and delete: the table decides, with what each needs besides. */
 export async function transition(deps: Deps, input: { row: repo.MessageRow; action: 'play' | 'pause' | 'draft' | 'toValidate' | 'test' | 'delete'; userId: string }): Promise<Outcome> {
-  // A test of a draft (or of a message with no approved version yet) sends the live draft as it is now.
-  let testedDraft: MessageDraft | undefined;
-  if (input.action === 'test' && (input.row.approved_version === null || input.row.status === 'Draft' || input.row.status === 'Testing')) {
+  // A test of a draft (or of a message with no approved version yet) sends the live draft as it is
+  // now. Whether it does is decided from the locked row below; the draft is read ahead (outside the
+  // lock) when the row as the route read it says so, and under the lock only if the status changed since.
+  const testsDraft = (r: repo.MessageRow) => input.action === 'test' && (r.approved_version === null || r.status === 'Draft' || r.status === 'Testing');
+  let readAhead: MessageDraft | undefined;
+  if (testsDraft(input.row)) {
     const live = await liveDraft(deps, input.row);
     if (!live.ok) return live;
-    testedDraft = live.draft;
+    readAhead = live.draft;
   }
   const outcome = await tx(deps.db, async (client) => {
     const row = await repo.findMessage(client, input.row.app_id, input.row.id, true);
     if (!row) throw new Refusal(fail(ErrorCode.NO_PERMISSION, 'No permission for this message'));
+    let testedDraft: MessageDraft | undefined;
+    if (testsDraft(row)) {
+      if (!readAhead) {
+        const live = await liveDraft(deps, row);
+        if (!live.ok) throw new Refusal(live);
+        readAhead = live.draft;
+      }
+      testedDraft = readAhead;
+    }
     const ctx = input.action === 'play' ? { startsInFuture: await startsInFuture(client, row.id, row.approved_version) } : {};
     if (!nextStatus(row.status, input.action, ctx).ok) throw new Refusal(conflict(`A message that is ${row.status} cannot be changed that way`));
     let submissionId: string | undefined;

@@ -25,13 +25,13 @@ import { readLive } from '../documents/liveDocs.ts';
 import { insertDocument } from '../documents/repository.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as repo from './repository.ts';
-import { deliveryRuns, interactionCounts } from '../delivery/report.ts';
+import { deliveryRuns } from '../delivery/report.ts';
 
 const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this message');
 const nameTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'A message with that name already exists in this campaign', [{ path: 'name', message: 'Name already in use' }]);
 
 /** Whether the person sees this message at all. */
-export const visible = (subject: PermissionSubject, row: repo.MessageRow) =>
+export const visible = (subject: PermissionSubject, row: Pick<repo.MessageRow, 'owner_id'>) =>
   can(subject, { or: ['ui:message.view', 'ui:message.read'] }) || can(subject, 'ui:message.view:owner', { ownerId: row.owner_id });
 
 export async function summaries(db: Queryable, accountId: string, rows: readonly repo.MessageRow[]): Promise<MessageSummary[]> {
@@ -165,7 +165,7 @@ export function messageRoutes(router: Router, deps: Deps): void {
 
   route(router, deps, 'messageDelivery', async ({ app, subject, params }) => {
     const row = await load(app.id, params.messageId, subject);
-    return row ? ok({ runs: await deliveryRuns(db, row.id), interactions: await interactionCounts(db, app.id, row.id) }) : notFound();
+    return row ? ok({ runs: await deliveryRuns(db, row.id) }) : notFound();
   });
 
   route(router, deps, 'messageHistory', async ({ app, subject, params }) => {

@@ -22,7 +22,7 @@ describe('in-app eligibility', () => {
     expect(refusal(candidate({ messageStatus: 'Paused', test: true }), content(c), { kind: 'inApp' }, now)).toBeNull();
     expect(refusal(candidate({ runAt: new Date(now.getTime() + 1000) }), content(c), { kind: 'inApp' }, now)).toBe('not_yet');
     expect(refusal(candidate({ expiresAt: now }), content(c), { kind: 'inApp' }, now)).toBe('expired');
-    expect(refusal(c, content(c), { kind: 'nativeAd' }, now)).toBe('other_kind');
+    expect(refusal(c, content(c), { kind: 'nativeAd', templateId: 't', templateOf: () => 't' }, now)).toBe('other_kind');
     expect(refusal(candidate({ clicked: true }), content(c), { kind: 'inApp' }, now)).toBe('clicked');
     expect(refusal(candidate({ dismissed: true }), content(c), { kind: 'inApp' }, now)).toBe('dismissed');
   });
@@ -44,6 +44,19 @@ describe('in-app eligibility', () => {
     expect(deliver).toEqual(['c']);
     expect(offers[0]!.content.title).toBe('Hi ana');
     expect(decideOffers([candidate()], { want: { kind: 'inApp' }, now, lang: 'es-MX', sentToday: 0 }).offers[0]).toMatchObject({ language: 'es', content: { title: 'Hola' } });
+  });
+
+  it('offers and delivers only the native ads of the placement asked, up to the limit', () => {
+    const ad = (template: string) => {
+      const d = createMessageDraft('native_ad');
+      return { ...d, variants: d.variants.map((v) => ({ ...v, content: { en: { ...v.content.en!, type: 'native_ad' as const, template_id: template } } })) };
+    };
+    const rows = [candidate({ rowId: 'a', definition: ad('t1') }), candidate({ rowId: 'b', definition: ad('t2') }), candidate({ rowId: 'c', definition: ad('t1') }), candidate({ rowId: 'd', definition: ad('t1') })];
+    const want = { kind: 'nativeAd' as const, templateId: 't1', templateOf: (c: { template_id: string | null }) => c.template_id ?? undefined };
+    expect(refusal(rows[1]!, rows[1]!.definition.variants[0]!.content.en, want, now)).toBe('other_placement');
+    const { offers, deliver } = decideOffers(rows, { want, now, lang: null, sentToday: 0, limit: 2 });
+    expect(offers.map((o) => o.candidate.rowId)).toEqual(['a', 'c']);
+    expect(deliver).toEqual(['a', 'c']);
   });
 
   it('fills a native ad template by key, then by kind, cutting text to its length', () => {

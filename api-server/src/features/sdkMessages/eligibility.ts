@@ -15,7 +15,8 @@
  * - its time came (`run_at`: a schedule, quiet hours and local-time waves move it, as for push)
  *   and its `life` has not run out (`expires_at`, from `run_at`);
  * - the variant's content is of the kind asked (in-app types for /in-app, native ads for
- *   /native-ads; a native ad's template must be the placement's);
+ *   /native-ads; a native ad's template must be the placement's), and it is among the first
+ *   `limit` offers (native ads): only rows actually returned are marked delivered;
  * - the person has not closed it: a `dismissed_click` ends any of them; a `click` ends an in-app
  *   message other than a coupon (a coupon stays until redeemed max_redeems times);
  * - a coupon with `max_redeems` (> 0) has redemptions left for the person (message_redemptions);
@@ -31,13 +32,11 @@
  * life, an in-app message runs until it is paused.
  */
 import type { MessageContent, MessageDraft } from '@gd/shared';
-import { RUNNING_STATUSES } from '@gd/shared/message/lifecycle';
+import { DELIVERING_STATUSES } from '@gd/shared/message/lifecycle';
 import type { InAppType } from '@gd/shared/schemas/sdkMessages';
 import { contentFor, fillPlaceholders } from '../delivery/email.ts';
 import { languageFor } from '../delivery/plan.ts';
 
-/** Statuses in which a live run's in-app rows are offered (running, and the run has started). */
-export const OFFERING_STATUSES = RUNNING_STATUSES.filter((s) => s !== 'Scheduled');
 
 export interface Candidate {
   rowId: string;
@@ -66,7 +65,11 @@ export interface Offer {
   redeemsLeft: number | null;
 }
 
-export type Want = { kind: 'inApp' } | { kind: 'nativeAd' };
+/**
+ * What the SDK asks for: in-app messages, or the native ads of one placement (`templateId`, the
+ * placement's template; `templateOf` names the template an ad's content is shown through).
+ */
+export type Want = { kind: 'inApp' } | { kind: 'nativeAd'; templateId: string; templateOf: (content: MessageContent) => string | undefined };
 
 const IN_APP_TYPES: ReadonlySet<string> = new Set<InAppType>(['banner', 'strip', 'startview', 'adball', 'coupon', 'dynamictab', 'default', 'blank']);
 
@@ -78,12 +81,13 @@ export function redeemsLeft(content: Pick<MessageContent, 'max_redeems'>, redeem
 
 /** Why a candidate is not offered (null: offered), before caps. */
 export function refusal(c: Candidate, content: MessageContent | undefined, want: Want, now: Date): string | null {
-  if (!c.test && !(OFFERING_STATUSES as readonly string[]).includes(c.messageStatus)) return 'not_running';
+  if (!c.test && !(DELIVERING_STATUSES as readonly string[]).includes(c.messageStatus)) return 'not_running';
   if (c.runAt > now) return 'not_yet';
   if (c.expiresAt && c.expiresAt <= now) return 'expired';
   if (!content) return 'no_content';
   const fits = want.kind === 'inApp' ? IN_APP_TYPES.has(content.type) : content.type === 'native_ad';
   if (!fits) return 'other_kind';
+  if (want.kind === 'nativeAd' && want.templateOf(content) !== want.templateId) return 'other_placement';
   if (c.dismissed) return 'dismissed';
   if (c.clicked && want.kind === 'inApp' && content.type !== 'coupon') return 'clicked';
   if (redeemsLeft(content, c.redeems) === 0) return 'redeemed';
@@ -91,14 +95,17 @@ export function refusal(c: Candidate, content: MessageContent | undefined, want:
 }
 
 /**
- * The offers among `candidates` (newest first as given), and the rows to mark delivered now.
+ * The offers among `candidates` (newest first as given), at most `limit`, and the rows to mark
+ * delivered now: exactly the queued rows among the offers returned, so a row of another placement
+ * or past the limit is never marked delivered (nor counted by the caps) without being shown.
  * `sentToday`: the person's delivered count on the in-app channel today (send.ts `sentToday`).
  */
-export function decideOffers(candidates: readonly Candidate[], opts: { want: Want; now: Date; lang: string | null; sentToday: number; person?: Record<string, string | null> }): { offers: Offer[]; deliver: string[] } {
+export function decideOffers(candidates: readonly Candidate[], opts: { want: Want; now: Date; lang: string | null; sentToday: number; limit?: number; person?: Record<string, string | null> }): { offers: Offer[]; deliver: string[] } {
   const offers: Offer[] = [];
   const deliver: string[] = [];
   let sent = opts.sentToday;
   for (const c of candidates) {
+    if (opts.limit !== undefined && offers.length >= opts.limit) break;
     const language = opts.lang ? languageFor(c.definition, opts.lang) : c.language;
     const content = contentFor(c.definition, c.variantId, language);
     if (!content || refusal(c, content, opts.want, opts.now) !== null) continue;

@@ -1,8 +1,9 @@
 /** SQL of the SDK's message endpoints: the device's person, their in-app rows, deliveries, redemptions. */
-import type { MessageDraft } from '@gd/shared';
 import type { NativeTemplate } from '@gd/shared/schemas/messageSettings';
+import { DELIVERING_STATUSES } from '@gd/shared/message/lifecycle';
 import type { DbClient, Queryable } from '../../db/pool.ts';
 import type { Candidate } from './eligibility.ts';
+import type { RunDefinitions } from '../delivery/runDefinitions.ts';
 
 /** The person of a device the SDK named (null: the device never sent anything), with their zone. */
 export async function personOfDevice(db: Queryable, appId: string, deviceKey: string): Promise<{ personId: string; customerId: string | null } | null> {
@@ -13,19 +14,45 @@ export async function personOfDevice(db: Queryable, appId: string, deviceKey: st
   return row ? { personId: row.person_id, customerId: row.customer_id } : null;
 }
 
+export interface PluginSettings { enabled: boolean; domains: string[]; position: 'top' | 'middle' | 'bottom'; accent_color: string; z_index: number; close_button: boolean }
+
+/**
+ * The person of a device (null: the device never sent anything) and the app's web plugin settings
+ * (null: never saved, the defaults), in one round trip: the in-app endpoint needs both on every
+ * page view. The plugin is read fresh, so a change applies to the next page at once.
+ */
+export async function personAndPlugin(db: Queryable, appId: string, deviceKey: string): Promise<{ person: { personId: string; customerId: string | null } | null; plugin: PluginSettings | null }> {
+  const { rows } = await db.query<{ person_id: string | null; customer_id: string | null } & { [K in keyof PluginSettings]: PluginSettings[K] | null }>(
+    `SELECT p.id::text AS person_id, p.customer_id, w.enabled, w.domains, w.position, w.accent_color, w.z_index, w.close_button
+       FROM (SELECT $1::uuid AS app_id) a
+       LEFT JOIN (devices d JOIN people p ON p.app_id = d.app_id AND p.id = d.person_id) ON d.app_id = a.app_id AND d.device_key = $2
+       LEFT JOIN web_plugin_settings w ON w.app_id = a.app_id`, [appId, deviceKey]);
+  const r = rows[0];
+  if (!r) return { person: null, plugin: null };
+  const plugin = r.enabled === null ? null
+    : { enabled: r.enabled, domains: r.domains ?? [], position: r.position ?? 'bottom', accent_color: r.accent_color ?? '', z_index: r.z_index ?? 0, close_button: r.close_button ?? true };
+  return { person: r.person_id === null ? null : { personId: r.person_id, customerId: r.customer_id }, plugin };
+}
+
 interface CandidateRow {
   id: string; send_id: string; message_id: string; campaign_id: string; variant_id: string; language: string; status: 'queued' | 'sent'; test: boolean;
   run_at: Date; expires_at: Date | null; time_zone: string; message_status: string; run_started: Date; redeems: number; clicked: boolean; dismissed: boolean;
 }
 
 /** Rows offered at most: a person with more in-app rows on offer sees the newest. */
-const MAX_ROWS = 100;
+export const MAX_ROWS = 100;
 
 /**
  * The person's in-app rows still on offer (queued or delivered), newest first, with what the
- * rules need (eligibility.ts); the runs' definitions come from `definitionOf` (immutable, cached).
+ * rules need (eligibility.ts); the runs' definitions come from `runs` (immutable, cached, the
+ * missing ones in one round trip).
+ *
+ * Rows past their life and rows of messages that no longer deliver (test rows excepted, as
+ * eligibility.ts `refusal` says) are left out BEFORE the MAX_ROWS cut: delivered rows stay in
+ * the `message_outbox_in_app` index for good, and old ones must never push a live message out.
+ * eligibility.ts checks the same rules again at `now`.
  */
-export async function candidatesOf(db: Queryable, appId: string, personId: string, definitionOf: (sendId: string) => Promise<MessageDraft>): Promise<{ candidates: Candidate[]; timeZone: string | null }> {
+export async function candidatesOf(db: Queryable, appId: string, personId: string, now: Date, runs: RunDefinitions): Promise<{ candidates: Candidate[]; timeZone: string | null }> {
   const { rows } = await db.query<CandidateRow>(
     `SELECT o.id::text, o.send_id::text, o.message_id::text, m.campaign_id::text, o.variant_id, o.language, o.status, o.test, o.run_at, o.expires_at,
             o.time_zone, m.status AS message_status, s.created_at AS run_started,
@@ -36,13 +63,17 @@ export async function candidatesOf(db: Queryable, appId: string, personId: strin
                        AND i.message_id = o.message_id::text AND i.kind = 'dismissed_click') AS dismissed
        FROM message_outbox o JOIN messages m ON m.id = o.message_id JOIN message_sends s ON s.id = o.send_id
       WHERE o.app_id = $1 AND o.person_id = $2 AND o.channel = 'inApp' AND o.status IN ('queued', 'sent') AND m.deleted_at IS NULL
+        AND (o.expires_at IS NULL OR o.expires_at > $3::timestamptz) AND (o.test OR m.status = ANY($4::text[]))
       ORDER BY o.run_at DESC, o.id DESC LIMIT ${MAX_ROWS}`,
-    [appId, personId]);
+    [appId, personId, now, DELIVERING_STATUSES]);
+  const definitions = await runs.many(db, rows.map((r) => r.send_id));
   const candidates: Candidate[] = [];
   for (const r of rows) {
+    const run = definitions.get(r.send_id);
+    if (!run) throw new Error(`run ${r.send_id} is gone`);
     candidates.push({
       rowId: r.id, messageId: r.message_id, campaignId: r.campaign_id, variantId: r.variant_id, language: r.language, status: r.status, test: r.test,
-      runAt: r.run_at, expiresAt: r.expires_at, messageStatus: r.message_status, definition: await definitionOf(r.send_id),
+      runAt: r.run_at, expiresAt: r.expires_at, messageStatus: r.message_status, definition: run.definition,
       redeems: r.redeems, clicked: r.clicked, dismissed: r.dismissed,
     });
   }
@@ -53,13 +84,6 @@ export async function candidatesOf(db: Queryable, appId: string, personId: strin
 export async function markDelivered(db: Queryable, rowIds: readonly string[], now: Date): Promise<void> {
   if (rowIds.length === 0) return;
   await db.query(`UPDATE message_outbox SET status = 'sent', sent_at = $2 WHERE id = ANY($1::bigint[]) AND status = 'queued'`, [rowIds, now]);
-}
-
-export async function runDefinition(db: Queryable, sendId: string): Promise<MessageDraft> {
-  const { rows } = await db.query<{ definition: MessageDraft }>('SELECT definition FROM message_sends WHERE id = $1', [sendId]);
-  const definition = rows[0]?.definition;
-  if (!definition) throw new Error(`run ${sendId} is gone`);
-  return definition;
 }
 
 /** The app's templates and the platform's, with which one is the app's default (the platform's when the app has none). */
@@ -73,13 +97,6 @@ export async function templatesFor(db: Queryable, appId: string): Promise<{ temp
       isDefault: r.is_default && (r.app_id !== null || !appHasDefault),
     })),
   };
-}
-
-/** The web plugin's settings of the app (null: never saved, the defaults). */
-export async function pluginOf(db: Queryable, appId: string): Promise<{ enabled: boolean; domains: string[]; position: 'top' | 'middle' | 'bottom'; accent_color: string; z_index: number; close_button: boolean } | null> {
-  const { rows } = await db.query<{ enabled: boolean; domains: string[]; position: 'top' | 'middle' | 'bottom'; accent_color: string; z_index: number; close_button: boolean }>(
-    'SELECT enabled, domains, position, accent_color, z_index, close_button FROM web_plugin_settings WHERE app_id = $1', [appId]);
-  return rows[0] ?? null;
 }
 
 export interface RedeemTarget { rowId: string; sendId: string; variantId: string; status: 'queued' | 'sent'; test: boolean; messageStatus: string; runAt: Date; expiresAt: Date | null; language: string }

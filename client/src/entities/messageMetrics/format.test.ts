@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatKpi, formatVariation, goodWhenUp } from './format.ts';
+import { formatVariation } from '../../ui/format.ts';
+import { formatKpi, goodWhenUp } from './format.ts';
 
 describe('message KPI formats', () => {
   it('reads counts, ctr and revenue in the user\'s language', () => {

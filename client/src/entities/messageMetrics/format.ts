@@ -21,11 +21,5 @@ export function formatKpi(key: KpiKey, value: number | null, lang: Language): st
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
 
-/** "+25 %", "−50 %", "0 %" in the user's language; null (no previous figure) answers null. */
-export function formatVariation(ratio: number | null, lang: Language): string | null {
-  if (ratio === null) return null;
-  return new Intl.NumberFormat(localeFor(lang), { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(ratio);
-}
-
 /** Whether growth of a KPI is good news (fails growing is not). */
 export const goodWhenUp = (key: KpiKey) => key !== 'fails';

@@ -224,7 +224,7 @@ function SendWinner({ analysis, appId, onSent }: { analysis: AbAnalysis; appId: 
           message={t('abAnalysis.confirmBody', { name: winnerName, count: analysis.heldBack })}
           confirmLabel={t('abAnalysis.confirm', { name: winnerName })}
           onConfirm={async () => {
-            await api.call('sendAbWinner', { params: { appId, messageId: analysis.message.id }, body: { variantId: winnerId, metric: analysis.metric } });
+            await api.call('sendAbWinner', { params: { appId, messageId: analysis.message.id }, body: { variantId: winnerId } });
             notifySuccess(t('abAnalysis.sentToast'));
             onSent();
           }}

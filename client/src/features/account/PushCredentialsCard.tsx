@@ -121,6 +121,8 @@ function ProviderPanel({ provider, credential, editable, onEdit, onDelete, rate 
             tt="none"
             leftSection={credential ? <IconCircleCheck size={12} /> : <IconCircleDashed size={12} />}
             data-testid="push-status"
+            // Keeps its whole word when the panel is narrow (1280 px, Spanish): the title wraps instead.
+            style={{ flexShrink: 0, minWidth: 'max-content' }}
           >
             {credential ? t('pushCredentials.configured') : t('pushCredentials.notConfigured')}
           </Badge>

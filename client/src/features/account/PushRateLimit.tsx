@@ -8,11 +8,12 @@ import { useState } from 'react';
 import { Button, Group, NumberInput, Text } from '@mantine/core';
 import type { PushCredential } from '@gd/shared/schemas/pushCredentials';
 import { api } from '../../api/client.ts';
+import { localeFor } from '@gd/shared/language';
 import { useT } from '../../i18n/useT.ts';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
 
 export function PushRateLimit({ appId, credential, editable, onSaved }: { appId: string; credential: PushCredential; editable: boolean; onSaved: () => void }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const [value, setValue] = useState<number | string>(credential.ratePerSecond ?? '');
   const [saving, setSaving] = useState(false);
   const next = value === '' ? null : Number(value);
@@ -22,27 +23,29 @@ export function PushRateLimit({ appId, credential, editable, onSaved }: { appId:
     return (
       <Group gap="sm" wrap="nowrap" data-testid="push-rate">
         <Text size="sm" c="dimmed" w={120} style={{ flexShrink: 0 }}>{t('pushCredentials.rate')}</Text>
-        <Text size="sm">{credential.ratePerSecond === null ? t('pushCredentials.rateNone') : t('pushCredentials.rateShown', { count: credential.ratePerSecond })}</Text>
+        <Text size="sm">{credential.ratePerSecond === null ? t('pushCredentials.rateNone') : t('pushCredentials.rateShown', { rate: credential.ratePerSecond.toLocaleString(localeFor(lang)) })}</Text>
       </Group>
     );
   }
   return (
-    <Group gap="sm" wrap="nowrap" align="center" data-testid="push-rate">
-      <Text size="sm" c="dimmed" w={120} style={{ flexShrink: 0 }} id={`push-rate-${credential.provider}`}>{t('pushCredentials.rate')}</Text>
+    <Group gap="sm" wrap="nowrap" align="flex-start" data-testid="push-rate">
+      <Text size="sm" c="dimmed" w={120} pt={5} style={{ flexShrink: 0 }} id={`push-rate-${credential.provider}`}>{t('pushCredentials.rate')}</Text>
       <NumberInput
         aria-labelledby={`push-rate-${credential.provider}`}
         size="xs"
         w={130}
-        min={1}
-        max={100_000}
-        allowDecimal={false}
-        allowNegative={false}
+        // Nothing is clamped or dropped while typing (0 → 1, 1.5 → 15, 200000 → 100000 silently):
+        // what was typed stays, and the message under the field says what is wrong with it.
+        allowDecimal
+        allowNegative
+        clampBehavior="none"
         thousandSeparator
         placeholder={t('pushCredentials.rateNone')}
         rightSection={<Text size="xs" c="dimmed" pr={6}>/s</Text>}
         value={value}
         onChange={setValue}
-        error={!valid}
+        error={valid ? undefined : t('pushCredentials.rateInvalid')}
+        styles={{ error: { width: 260 } }}
       />
       {changed && (
         <Button

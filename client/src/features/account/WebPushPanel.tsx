@@ -15,6 +15,7 @@ import { useT } from '../../i18n/useT.ts';
 import { useSession } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { DataState } from '../../ui/DataState.tsx';
 import { FormModal } from '../../ui/FormModal.tsx';
 import { GatedButton } from '../../ui/Gated.tsx';
 import { formatDateTime } from '../../ui/format.ts';
@@ -24,7 +25,6 @@ export function WebPushPanel({ app, editable }: { app: MetaApp; editable: boolea
   const { t, lang } = useT();
   const query = useApiQuery('getWebPush', { params: { appId: app.id }, scope: 'app' });
   const [dialog, setDialog] = useState<'edit' | 'rotate' | 'disable' | null>(null);
-  const webPush = query.data?.webPush ?? null;
   const done = (text: string) => {
     notifySuccess(text);
     setDialog(null);
@@ -33,53 +33,60 @@ export function WebPushPanel({ app, editable }: { app: MetaApp; editable: boolea
   return (
     <Paper withBorder p="md" radius="md" mt="md" data-testid="push-web">
       <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Group gap="xs" wrap="nowrap">
-            <IconBrowser size={20} />
-            <div>
-              <Text fw={600} size="sm">{t('webPush.title')}</Text>
-              <Text size="xs" c="dimmed">{t('webPush.platform')}</Text>
-            </div>
-          </Group>
-          <Badge variant="light" color={webPush ? 'teal' : 'gray'} tt="none" leftSection={webPush ? <IconCircleCheck size={12} /> : <IconCircleDashed size={12} />} data-testid="web-push-status">
-            {webPush ? t('webPush.enabled') : t('webPush.disabled')}
-          </Badge>
+        <Group gap="xs" wrap="nowrap">
+          <IconBrowser size={20} />
+          <div>
+            <Text fw={600} size="sm">{t('webPush.title')}</Text>
+            <Text size="xs" c="dimmed">{t('webPush.platform')}</Text>
+          </div>
         </Group>
-        {webPush ? (
-          <Stack gap={4}>
-            <Text size="xs" c="dimmed">{t('webPush.description')}</Text>
-            <Group gap="sm" wrap="nowrap">
-              <Text size="sm" c="dimmed" w={120} style={{ flexShrink: 0 }}>{t('webPush.publicKey')}</Text>
-              <Text size="sm" className="gd-mono" truncate="end" title={webPush.publicKey} data-testid="web-push-public-key">{webPush.publicKey}</Text>
-            </Group>
-            <Group gap="sm" wrap="nowrap">
-              <Text size="sm" c="dimmed" w={120} style={{ flexShrink: 0 }}>{t('webPush.subject')}</Text>
-              <Text size="sm" truncate="end" title={webPush.subject}>{webPush.subject}</Text>
-            </Group>
-          </Stack>
-        ) : (
-          <Text size="sm" c="dimmed">{t('webPush.disabledBody')}</Text>
-        )}
-        <Group justify="space-between" wrap="nowrap">
-          <Text size="xs" c="dimmed">{webPush ? t('pushCredentials.updated', { date: formatDateTime(webPush.updatedAt, lang) }) : ''}</Text>
-          <Group gap="xs" wrap="nowrap">
-            {webPush && (
-              <>
-                <GatedButton allowed={editable} size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setDialog('disable')}>
-                  {t('webPush.disable')}
-                </GatedButton>
-                <GatedButton allowed={editable} size="compact-sm" variant="default" leftSection={<IconRefresh size={14} />} onClick={() => setDialog('rotate')} data-testid="web-push-rotate">
-                  {t('webPush.rotate')}
-                </GatedButton>
-              </>
-            )}
-            <GatedButton allowed={editable} size="compact-sm" variant={webPush ? 'default' : 'filled'} leftSection={<IconKey size={14} />} onClick={() => setDialog('edit')} data-testid="web-push-edit">
-              {webPush ? t('webPush.edit') : t('webPush.enable')}
-            </GatedButton>
-          </Group>
-        </Group>
+        {/* Whether it is on is known only once loaded: no "Disabled" (and no Enable) while loading or after an error. */}
+        <DataState query={query} rows={2}>
+          {({ webPush }) => (
+            <>
+              <Group>
+                <Badge variant="light" color={webPush ? 'teal' : 'gray'} tt="none" leftSection={webPush ? <IconCircleCheck size={12} /> : <IconCircleDashed size={12} />} data-testid="web-push-status">
+                  {webPush ? t('webPush.enabled') : t('webPush.disabled')}
+                </Badge>
+              </Group>
+              {webPush ? (
+                <Stack gap={4}>
+                  <Text size="xs" c="dimmed">{t('webPush.description')}</Text>
+                  <Group gap="sm" wrap="nowrap">
+                    <Text size="sm" c="dimmed" w={120} style={{ flexShrink: 0 }}>{t('webPush.publicKey')}</Text>
+                    <Text size="sm" className="gd-mono" truncate="end" title={webPush.publicKey} data-testid="web-push-public-key">{webPush.publicKey}</Text>
+                  </Group>
+                  <Group gap="sm" wrap="nowrap">
+                    <Text size="sm" c="dimmed" w={120} style={{ flexShrink: 0 }}>{t('webPush.subject')}</Text>
+                    <Text size="sm" truncate="end" title={webPush.subject}>{webPush.subject}</Text>
+                  </Group>
+                </Stack>
+              ) : (
+                <Text size="sm" c="dimmed">{t('webPush.disabledBody')}</Text>
+              )}
+              <Group justify="space-between" wrap="nowrap">
+                <Text size="xs" c="dimmed">{webPush ? t('pushCredentials.updated', { date: formatDateTime(webPush.updatedAt, lang) }) : ''}</Text>
+                <Group gap="xs" wrap="nowrap">
+                  {webPush && (
+                    <>
+                      <GatedButton allowed={editable} size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setDialog('disable')}>
+                        {t('webPush.disable')}
+                      </GatedButton>
+                      <GatedButton allowed={editable} size="compact-sm" variant="default" leftSection={<IconRefresh size={14} />} onClick={() => setDialog('rotate')} data-testid="web-push-rotate">
+                        {t('webPush.rotate')}
+                      </GatedButton>
+                    </>
+                  )}
+                  <GatedButton allowed={editable} size="compact-sm" variant={webPush ? 'default' : 'filled'} leftSection={<IconKey size={14} />} onClick={() => setDialog('edit')} data-testid="web-push-edit">
+                    {webPush ? t('webPush.edit') : t('webPush.enable')}
+                  </GatedButton>
+                </Group>
+              </Group>
+            </>
+          )}
+        </DataState>
       </Stack>
-      {dialog === 'edit' && <SubjectDialog app={app} current={webPush} onClose={() => setDialog(null)} onSaved={() => done(t('webPush.saved'))} />}
+      {dialog === 'edit' && <SubjectDialog app={app} current={query.data?.webPush ?? null} onClose={() => setDialog(null)} onSaved={() => done(t('webPush.saved'))} />}
       <ConfirmDialog
         opened={dialog === 'rotate' || dialog === 'disable'}
         title={dialog === 'rotate' ? t('webPush.rotateTitle') : t('webPush.disableTitle')}

@@ -10,7 +10,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useT } from '../../i18n/useT.ts';
 import type { EventRow, Sort, SortColumn } from './eventRows.ts';
 import { formatMoney } from '../../ui/money.ts';
-import { formatVariation, metricFormatter, truncateLabel } from './labels.ts';
+import { formatVariation } from '../../ui/format.ts';
+import { metricFormatter, truncateLabel } from './labels.ts';
 
 const ROW_HEIGHT = 52;
 /** About seven rows: the selected event's chart stays in view below. */
@@ -45,7 +46,7 @@ function Change({ row }: { row: EventRow }) {
     return row.events > 0 ? <Badge variant="light" color="blue">{t('analytics.newValue')}</Badge> : <Text size="sm" c="dimmed">{t('analytics.noValue')}</Text>;
   }
   const color = row.change > 0 ? 'teal' : row.change < 0 ? 'red' : 'gray';
-  return <Badge variant="light" color={color}>{formatVariation(lang, row.change)}</Badge>;
+  return <Badge variant="light" color={color}>{formatVariation(row.change, lang)}</Badge>;
 }
 
 export function EventsTable({ rows, sort, onSort, selected, onSelect, previousRange }: {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildExploreTable, tableRows } from './exploreTable.ts';
-import { formatVariation, metricFormatter, variation } from './labels.ts';
+import { formatVariation } from '../../ui/format.ts';
+import { metricFormatter, variation } from './labels.ts';
 
 const labels = {
   bucket: 'Period', total: 'Total', series: (key: string | null) => key ?? 'purchase',
@@ -41,7 +42,7 @@ describe('numbers', () => {
   it('computes the change on the previous period', () => {
     expect(variation(150, 100)).toBe(0.5);
     expect(variation(5, 0)).toBeNull();
-    expect(formatVariation('en', 0.5)).toBe('+50%');
-    expect(formatVariation('en', -0.125)).toBe('-12.5%');
+    expect(formatVariation(0.5, 'en')).toBe('+50%');
+    expect(formatVariation(-0.125, 'en')).toBe('-12.5%');
   });
 });

@@ -43,7 +43,3 @@ export function metricFormatter(lang: Language, metric: ExploreMetric, currency:
 export function variation(current: number, previous: number): number | null {
   return previous === 0 ? null : (current - previous) / previous;
 }
-
-export function formatVariation(lang: Language, change: number): string {
-  return new Intl.NumberFormat(localeFor(lang), { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change);
-}

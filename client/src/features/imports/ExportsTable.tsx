@@ -28,7 +28,7 @@ export function ExportsTable({ appId }: { appId: string }) {
   const canView = can('ui:audience.view');
   const exports = useApiQuery('listAudienceExports', { params: { appId }, scope: 'app', enabled: canView });
   const [deleting, setDeleting] = useState<AudienceExport | null>(null);
-  usePolling(exports.refetch, !!exports.data?.exports.some((e) => e.status === 'processing'));
+  usePolling(exports.refetch, exports.data?.exports.some((e) => e.status === 'processing') ? 1_000 : null, exports.state === 'loading');
 
   return (
     <Stack gap="sm" mt="xl">

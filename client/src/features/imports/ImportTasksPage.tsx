@@ -42,7 +42,7 @@ function ImportTasks({ app }: { app: MetaApp }) {
   const audiences = useApiQuery('listAudiences', { params: { appId: app.id }, scope: 'app', enabled: canView && can('ui:audience.view') });
   const [dialog, setDialog] = useState<Dialog>(null);
   // Poll while a task is queued or running (not while one only waits for its file).
-  usePolling(tasks.refetch, !!tasks.data?.tasks.some((task) => ['queued', 'reading', 'resolving', 'retrying'].includes(taskProgress(task).phase)));
+  usePolling(tasks.refetch, tasks.data?.tasks.some((task) => ['queued', 'reading', 'resolving', 'retrying'].includes(taskProgress(task).phase)) ? 1_000 : null, tasks.state === 'loading');
 
   const addButton = (
     <GatedButton allowed={abilities.create} leftSection={<IconPlus size={16} />} onClick={() => setDialog({ kind: 'add' })} data-testid="import-add">

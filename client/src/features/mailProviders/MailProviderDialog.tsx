@@ -78,12 +78,17 @@ export function MailProviderDialog({ provider, onClose, onSaved }: { provider?: 
         label={t('mailProviders.fields.ratePerSecond')}
         description={t('mailProviders.rateHint')}
         placeholder={t('mailProviders.rateNone')}
-        min={1}
-        max={100_000}
-        allowDecimal={false}
-        allowNegative={false}
+        // Nothing is clamped or dropped while typing (0 → 1, 1.5 → 15, 200000 → 100000 silently):
+        // what was typed stays, and the check says what is wrong with it.
+        allowDecimal
+        allowNegative
+        clampBehavior="none"
+        hideControls
         thousandSeparator
-        w={260}
+        rightSection={<Text size="xs" c="dimmed" pr={8}>{t('mailProviders.rateUnit')}</Text>}
+        rightSectionWidth={90}
+        inputWrapperOrder={['label', 'input', 'error', 'description']}
+        data-testid="provider-rate-input"
         {...form.getInputProps('ratePerSecond')}
       />
     </FormModal>

@@ -7,6 +7,7 @@
 import { Fragment, useState } from 'react';
 import { Alert, Badge, Group, Table, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconMailCog, IconPlayerPlay, IconPlugConnected, IconPlus } from '@tabler/icons-react';
+import { localeFor } from '@gd/shared/language';
 import type { MailConnectionTest, MailProvider } from '@gd/shared/schemas/mailProviders';
 import { api } from '../../api/client.ts';
 import { useT } from '../../i18n/useT.ts';
@@ -14,7 +15,7 @@ import { usePermissions } from '../../session/permissions.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataState } from '../../ui/DataState.tsx';
-import { EditDeleteIcons, GatedButton } from '../../ui/Gated.tsx';
+import { EditDeleteIcons, GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock, NoViewBlock } from '../../ui/States.tsx';
@@ -31,7 +32,7 @@ const COLUMNS = 5;
 const WHOLE = { flexShrink: 0, minWidth: 'max-content' } as const;
 
 export default function MailProvidersPage() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const can = usePermissions('account');
   const canView = can({ and: ['route:/manage/mail-providers', 'ui:mailProviders.view'] });
   const canEdit = can('ui:mailProviders.edit');
@@ -102,7 +103,7 @@ export default function MailProvidersPage() {
                   <Table.Th>{t('mailProviders.fields.server')}</Table.Th>
                   <Table.Th>{t('mailProviders.fields.sender')}</Table.Th>
                   <Table.Th>{t('mailProviders.fields.status')}</Table.Th>
-                  <Table.Th w={280} ta="right">{t('common.actions')}</Table.Th>
+                  <Table.Th ta="right">{t('common.actions')}</Table.Th>
                 </>
               }
             >
@@ -111,7 +112,7 @@ export default function MailProvidersPage() {
                 return (
                   <Fragment key={provider.id}>
                     <Table.Tr data-testid="provider-row" style={test && test.state !== 'running' ? { borderBottom: 'none' } : undefined}>
-                      <Table.Td maw={260}>
+                      <Table.Td maw={220}>
                         <Text size="sm" fw={600} truncate="end" title={provider.name}>{provider.name}</Text>
                         {provider.username && <Text size="xs" c="dimmed" truncate="end">{provider.username}</Text>}
                       </Table.Td>
@@ -121,10 +122,10 @@ export default function MailProvidersPage() {
                           <Badge variant="light" color={provider.tls === 'none' ? 'orange' : 'indigo'} tt="none" style={WHOLE}>{t(`mailProviders.tls.${provider.tls}`)}</Badge>
                         </Group>
                         {provider.ratePerSecond !== null && (
-                          <Text size="xs" c="dimmed" data-testid="provider-rate">{t('mailProviders.rateShown', { count: provider.ratePerSecond })}</Text>
+                          <Text size="xs" c="dimmed" data-testid="provider-rate">{t('mailProviders.rateShown', { rate: provider.ratePerSecond.toLocaleString(localeFor(lang)) })}</Text>
                         )}
                       </Table.Td>
-                      <Table.Td maw={280}>
+                      <Table.Td maw={240}>
                         <Text size="sm" truncate="end">{provider.senderName}</Text>
                         <Text size="xs" c="dimmed" truncate="end">{provider.senderEmail}</Text>
                       </Table.Td>
@@ -137,16 +138,18 @@ export default function MailProvidersPage() {
                         <EditDeleteIcons
                           before={
                             <>
-                              <GatedButton
+                              {/* An icon (its name in the tooltip) so the row's actions fit a 1280 px screen in every language. */}
+                              <GatedIcon
                                 allowed={canTest}
-                                size="compact-sm"
+                                label={t('mailProviders.test')}
                                 variant="default"
-                                leftSection={<IconPlugConnected size={14} />}
+                                size={26}
+                                mr={4}
                                 loading={test?.state === 'running'}
                                 onClick={() => void runTest(provider)}
                               >
-                                {t('mailProviders.test')}
-                              </GatedButton>
+                                <IconPlugConnected size={14} />
+                              </GatedIcon>
                               {provider.active ? (
                                 <GatedButton allowed={canActivate} size="compact-sm" variant="subtle" color="gray" loading={switching === provider.id} onClick={() => void setActive(provider, false)}>
                                   {t('mailProviders.deactivate')}

@@ -22,7 +22,10 @@ describe('mail provider form', () => {
     });
     // A sending limit is a whole number of e-mails a second; an empty field is no limit.
     expect(providerBody({ ...values, ratePerSecond: 50 }).ratePerSecond).toBe(50);
-    expect(validateProvider({ ...values, ratePerSecond: 0 }, t, stored)).toHaveProperty('ratePerSecond');
+    for (const bad of [0, -5, 1.5, 200_000, '-']) {
+      expect(validateProvider({ ...values, ratePerSecond: bad }, t, stored)).toEqual({ ratePerSecond: 'mailProviders.rateInvalid' });
+    }
+    expect(validateProvider({ ...values, ratePerSecond: 100_000 }, t, stored)).toEqual({});
     expect(providerBody({ ...values, password: 'new-secret' }).password).toBe('new-secret');
     // Without a username there is no login: no password either.
     expect(providerBody({ ...values, username: ' ', password: 'x' })).not.toHaveProperty('password');

@@ -61,6 +61,8 @@ export function validateProvider(values: ProviderFormValues, t: TFunction, provi
       errors[field] = field === 'port' && values.port === '' ? t('validation.required') : validationText(issue as Parameters<typeof validationText>[0], t);
     }
   }
+  // The sending limit: a whole number of e-mails a second from 1 to 100,000, or empty for none.
+  if (errors.ratePerSecond) errors.ratePerSecond = t('mailProviders.rateInvalid');
   if (!errors.password && body.username && body.password === undefined) {
     if (!provider?.hasPassword) errors.password = t('mailProviders.passwordRequired');
     else if (needsPasswordAgain(values, provider)) errors.password = t('mailProviders.passwordAgain');

@@ -4,20 +4,22 @@
  * the range's totals as tiles, a table sortable by any column, each name linking to its message.
  */
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
-import { Anchor, Badge, Paper, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Paper, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChartBar, IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import type { MessageKpis } from '@gd/shared/schemas/messageAnalytics';
 import { variation } from '@gd/shared/messageAnalytics/variation';
 import { localeFor } from '@gd/shared/language';
-import { formatKpi, formatVariation, goodWhenUp, type KpiKey } from '../../entities/messageMetrics/format.ts';
+import { MessageStatusBadge } from '../../entities/message/MessageStatus.tsx';
+import { formatVariation } from '../../ui/format.ts';
+import { formatKpi, goodWhenUp, type KpiKey } from '../../entities/messageMetrics/format.ts';
 import { useT } from '../../i18n/useT.ts';
 import { AppScreen } from '../../shell/AppScreen.tsx';
 import { formatRange } from '../../shell/DateRangeControl.tsx';
 import { useDateRange } from '../../state/dateRangeStore.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { DataState } from '../../ui/DataState.tsx';
+import { NAME_CELL_STYLE, NameLink } from '../../ui/NameLink.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { DEFAULT_REPORT_SORT, nextReportSort, sortReportRows, type ReportColumn, type ReportSort } from './reportRows.ts';
@@ -104,11 +106,11 @@ function Report({ app }: { app: MetaApp }) {
                   <Table.Tbody>
                     {rows.map((r) => (
                       <Table.Tr key={r.messageId} data-testid="report-row">
-                        <Table.Td miw={220}>
-                          <Anchor component={Link} to={`/communication/messaging?id=${r.messageId}`} fw={600} size="sm">{r.name || '—'}</Anchor>
+                        <Table.Td miw={220} style={NAME_CELL_STYLE}>
+                          <NameLink to={`/communication/messaging?id=${r.messageId}`} name={r.name || '—'} label={t('messages.open', { name: r.name || '—' })} />
                           <Text size="xs" c="dimmed">{r.campaignName} · {t(`messages.type.${r.type}`)}</Text>
                         </Table.Td>
-                        <Table.Td miw={120}><Badge variant="light" size="sm" style={{ overflow: 'visible' }}>{t(`messages.status.${r.status}`)}</Badge></Table.Td>
+                        <Table.Td miw={120}><MessageStatusBadge status={r.status} /></Table.Td>
                         {COLUMNS.map((k) => (
                           <Table.Td key={k} ta="right">
                             <Text size="sm">{formatKpi(k, r.current[k], lang)}</Text>

@@ -22,6 +22,7 @@ import { useApiQuery } from '../../state/useApiQuery.ts';
 import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
+import { defaultGroupFor } from './performanceGroup.ts';
 
 const CHANNELS = ['push', 'email', 'inapp', 'native'] as const;
 const GROUPS = ['day', 'week', 'month'] as const satisfies readonly PerformanceGroup[];
@@ -37,7 +38,9 @@ function Performance({ app }: { app: MetaApp }) {
   const { t, lang } = useT();
   const range = useDateRange((s) => s.range);
   const [kpiType, setKpiType] = useState<KpiType>('impacts');
-  const [group, setGroup] = useState<PerformanceGroup>(range.timeGroup === 'hour' ? 'day' : range.timeGroup);
+  // The range's grouping, followed when the range changes, until one is chosen here.
+  const [chosenGroup, setGroup] = useState<PerformanceGroup | null>(null);
+  const group = chosenGroup ?? defaultGroupFor(range.timeGroup);
   const [channels, setChannels] = useState<string[]>([]);
   const [messageIds, setMessageIds] = useState<string[]>([]);
   const messages = useApiQuery('listMessages', { params: { appId: app.id }, query: { owner: 'all', scope: 'all' }, scope: 'app' });

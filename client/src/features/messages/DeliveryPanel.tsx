@@ -3,7 +3,8 @@
  * each run (the live send of an approved version, or a test send) with how many of its recipients
  * got it, still wait (a local-time wave, quiet hours, a retry, a pause), failed, had their address
  * retired or were skipped by the frequency cap, and why the rest did not go out. Asked again every
- * 2 s while something is on its way, else with the message (POLL_MS).
+ * 2 s while the message runs, slowly once approved or while a test send is on its way, never on a
+ * draft (messagePollMs).
  */
 import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { DeliveryRun } from '@gd/shared/schemas/messages';
@@ -11,9 +12,9 @@ import { useT } from '../../i18n/useT.ts';
 import { useSession } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { formatDateTime } from '../../ui/format.ts';
-import { POLL_MS, usePolling } from './MessageScreen.tsx';
+import { usePolling } from '../../state/usePolling.ts';
+import { messagePollMs } from './messagePolling.ts';
 
-const LIVE_POLL_MS = 2_000;
 const SHOWN = 3;
 const STATE_COLOR: Record<DeliveryRun['state'], string> = { resolving: 'blue', sending: 'blue', finished: 'green' };
 const COUNTS = ['sent', 'queued', 'failed', 'retired', 'skipped'] as const;
@@ -26,8 +27,12 @@ function RunCard({ run, now }: { run: DeliveryRun; now: number }) {
   const title = run.kind === 'test' ? t('messages.delivery.test')
     : run.occurrence > 0 ? t('messages.delivery.occurrence', { number: run.occurrence + 1, version: run.version ?? '' })
       : t('messages.delivery.live', { version: run.version ?? '' });
-  // A run whose time has not come (a scheduled send, a recurring message's next occurrence).
-  const upcoming = run.state === 'resolving' && run.recipients === 0 && Date.parse(run.startsAt) > now;
+  // A run whose time has not come: a scheduled send, a recurring message's next occurrence not yet
+  // resolved, or one whose every recipient waits for a later time (their local time, quiet hours).
+  const waitsFor = run.state === 'resolving' && run.recipients === 0 && Date.parse(run.startsAt) > now ? run.startsAt
+    : run.state !== 'finished' && done === 0 && run.counts.queued > 0 && run.nextAt && Date.parse(run.nextAt) > now ? run.nextAt
+      : null;
+  const upcoming = waitsFor !== null;
   return (
     <Stack gap="xs" data-testid="delivery-run" data-kind={run.kind} data-state={run.state}>
       <Group justify="space-between" wrap="nowrap">
@@ -38,7 +43,7 @@ function RunCard({ run, now }: { run: DeliveryRun; now: number }) {
           </Badge>
         </Group>
         <Text size="xs" c="dimmed" data-testid="delivery-time">
-          {upcoming ? t('messages.delivery.startsAt', { time: formatDateTime(run.startsAt, lang) }) : t('messages.delivery.started', { time: formatDateTime(run.createdAt, lang) })}
+          {waitsFor !== null ? t('messages.delivery.startsAt', { time: formatDateTime(waitsFor, lang) }) : t('messages.delivery.started', { time: formatDateTime(run.createdAt, lang) })}
         </Text>
       </Group>
       <Progress.Root size="md" aria-label={t('messages.delivery.progress', { done, total })}>
@@ -54,7 +59,10 @@ function RunCard({ run, now }: { run: DeliveryRun; now: number }) {
           </div>
         ))}
       </SimpleGrid>
-      {run.counts.queued > 0 && run.nextAt && (
+      {run.state === 'finished' && run.recipients === 0 && (
+        <Text size="xs" c="dimmed" data-testid="delivery-nobody">{t('messages.delivery.noRecipients')}</Text>
+      )}
+      {!upcoming && run.counts.queued > 0 && run.nextAt && (
         <Text size="xs" c="dimmed">{t('messages.delivery.nextAt', { time: formatDateTime(run.nextAt, lang) })}</Text>
       )}
       {run.problems.length > 0 && (
@@ -74,13 +82,13 @@ function RunCard({ run, now }: { run: DeliveryRun; now: number }) {
   );
 }
 
-export function DeliveryPanel({ messageId }: { messageId: string }) {
+export function DeliveryPanel({ messageId, status }: { messageId: string; status: string }) {
   const { t } = useT();
   const appId = useSession((s) => s.currentAppId) ?? '';
   const query = useApiQuery('messageDelivery', { params: { appId, messageId }, scope: 'app' });
   const runs = query.data?.runs ?? [];
   const moving = runs.some((r) => r.state !== 'finished');
-  usePolling(query.refetch, moving ? LIVE_POLL_MS : POLL_MS);
+  usePolling(query.refetch, messagePollMs(status, moving), query.state === 'loading');
   if (runs.length === 0) {
     return query.state === 'error' ? <Text size="sm" c="red" data-testid="delivery-error">{t('messages.delivery.failed')}</Text> : null;
   }

@@ -4,7 +4,6 @@
  * a reload; "changed since submission" comes from the open document at once (useEditedSinceLaunch
  * compares its state vector with the submission's).
  */
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { Button, Paper } from '@mantine/core';
 import { IconArrowLeft, IconMessageOff } from '@tabler/icons-react';
@@ -12,6 +11,7 @@ import { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
 import { useSession } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
+import { usePolling } from '../../state/usePolling.ts';
 import { useCollabDoc } from '../../sync/useCollabDoc.ts';
 import { PageLoader } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
@@ -21,17 +21,9 @@ import { DeliveryPanel } from './DeliveryPanel.tsx';
 import { MetricsPanel } from './MetricsPanel.tsx';
 import { MessageHeader } from './MessageHeader.tsx';
 import { useChangedSince } from './messageUi.tsx';
+import { POLL_MS } from './messagePolling.ts';
 
-/** How often an open message asks for its summary (approvals, status changes by others). */
-export const POLL_MS = 5_000;
-
-/** Asks again every `ms` while mounted. */
-export function usePolling(refetch: () => void, ms: number) {
-  useEffect(() => {
-    const timer = window.setInterval(refetch, ms);
-    return () => window.clearInterval(timer);
-  }, [refetch, ms]);
-}
+export { POLL_MS } from './messagePolling.ts';
 
 /** The message is not in this app (or not visible to this person). */
 export function isMissing(error: unknown): boolean {
@@ -55,7 +47,7 @@ export default function MessageScreen({ messageId }: { messageId: string }) {
   const { t } = useT();
   const appId = useSession((s) => s.currentAppId) ?? '';
   const query = useApiQuery('getMessage', { params: { appId, messageId }, scope: 'app' });
-  usePolling(query.refetch, POLL_MS);
+  usePolling(query.refetch, POLL_MS, query.state === 'loading');
   const message = query.data?.message;
   usePageTitle(message?.name ?? t('nav.messaging'));
   const collab = useCollabDoc(message?.docName ?? null);
@@ -70,7 +62,7 @@ export default function MessageScreen({ messageId }: { messageId: string }) {
     <div data-testid="message-screen">
       <MessageEditor
         messageId={messageId} message={message} onChanged={query.refetch}
-        header={<><MessageHeader message={message} changed={changed} onChanged={query.refetch} /><DeliveryPanel messageId={messageId} /><MetricsPanel message={message} /></>}
+        header={<><MessageHeader message={message} changed={changed} onChanged={query.refetch} /><DeliveryPanel messageId={messageId} status={message.status} /><MetricsPanel message={message} /></>}
       />
     </div>
   );

@@ -1,7 +1,7 @@
 /**
  * The message's metrics (issue 13), beside its sends: KPI tiles for the whole message, a table per
  * variant when it has more than one, and why sends failed. Asked again every 2 s while the message
- * sends, else with the message (POLL_MS). Hidden until the message has figures or is on its way.
+ * runs, slowly once approved, never on a draft (messagePollMs). Hidden until the message has figures or is on its way.
  */
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import type { MessageSummary } from '@gd/shared/schemas/messages';
@@ -10,10 +10,9 @@ import { KPI_ORDER, formatKpi, type KpiKey } from '../../entities/messageMetrics
 import { useT } from '../../i18n/useT.ts';
 import { useSession } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
-import { POLL_MS, usePolling } from './MessageScreen.tsx';
+import { usePolling } from '../../state/usePolling.ts';
+import { ON_ITS_WAY, messagePollMs } from './messagePolling.ts';
 
-const LIVE_POLL_MS = 2_000;
-const ON_ITS_WAY: ReadonlySet<string> = new Set(['Sending', 'Processing', 'Scheduled', 'Active', 'Paused', 'Finished', 'Ready']);
 const HELP = new Set<KpiKey>(['delivered', 'opens', 'clicks', 'ctr', 'conversionsDirect', 'conversionsIndirect']);
 
 function Tile({ kpi, value }: { kpi: KpiKey; value: number | null }) {
@@ -33,7 +32,7 @@ export function MetricsPanel({ message }: { message: MessageSummary }) {
   const { t, lang } = useT();
   const appId = useSession((s) => s.currentAppId) ?? '';
   const query = useApiQuery('messageMetrics', { params: { appId, messageId: message.id }, scope: 'app' });
-  usePolling(query.refetch, message.status === 'Sending' ? LIVE_POLL_MS : POLL_MS);
+  usePolling(query.refetch, messagePollMs(message.status), query.state === 'loading');
   const metrics = query.data?.metrics;
   if (!metrics) {
     if (query.state !== 'error' || !ON_ITS_WAY.has(message.status)) return null;
@@ -80,6 +79,9 @@ export function MetricsPanel({ message }: { message: MessageSummary }) {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+        )}
+        {variants.length < 2 && message.type === 'test_ab' && (
+          <Text size="xs" c="dimmed" data-testid="metrics-variants-pending">{t('messageAnalytics.panel.variantsPending')}</Text>
         )}
         {metrics.total.failReasons.length > 0 && (
           <Stack gap={2} data-testid="metrics-fails">

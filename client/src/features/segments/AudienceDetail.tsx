@@ -26,7 +26,8 @@ import { refreshLabel } from './SaveAudienceDialog.tsx';
 import { SegmentTree } from './SegmentTree.tsx';
 import { useSegmentOptions } from '../../entities/segment/useSegmentOptions.ts';
 import { AudienceActions, refreshAudience, useAudienceAbilities } from './AudienceActions.tsx';
-import { POLL_BUSY_MS, POLL_IDLE_MS, usePolling } from './AudienceList.tsx';
+import { POLL_BUSY_MS, POLL_IDLE_MS } from './AudienceList.tsx';
+import { usePolling } from '../../state/usePolling.ts';
 import { AudienceStatusBadge, errorNameText } from '../../entities/audience/AudienceStatus.tsx';
 import { SourceLabel } from './SourceLabel.tsx';
 
@@ -39,7 +40,7 @@ export function AudienceDetail({ audienceId }: { audienceId: string }) {
   const query = useApiQuery('getAudience', { params: { appId, audienceId }, scope: 'app', enabled: appId !== '' });
   const audience = query.data?.audience;
   const busy = audience !== undefined && (audience.status === 'new' || audience.status === 'in_progress' || audience.status === 'sync');
-  usePolling(query.refetch, busy ? POLL_BUSY_MS : POLL_IDLE_MS);
+  usePolling(query.refetch, busy ? POLL_BUSY_MS : POLL_IDLE_MS, query.state === 'loading');
   usePageTitle(audience?.name ?? t('nav.audiences'));
 
   if (query.state === 'error' && !query.data) {

@@ -29,7 +29,7 @@ export function AudienceExportButton({ appId, audienceId, size = 'sm' }: { appId
       .then(({ exports }) => setCurrent(exports.find((e) => e.id === current.id) ?? null))
       .catch(() => undefined);
   };
-  usePolling(poll, current?.status === 'processing');
+  usePolling(poll, current?.status === 'processing' ? 1_000 : null);
 
   const start = async (format: ExportFormat) => {
     setStarting(true);

@@ -4,7 +4,6 @@
  * last counted and who created it, and its actions. The list asks again while an audience is
  * being counted (every POLL_BUSY_MS) and otherwise every POLL_IDLE_MS, so scheduled refreshes show.
  */
-import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Anchor, Badge, Group, Paper, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconUsersGroup } from '@tabler/icons-react';
@@ -13,6 +12,7 @@ import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
 import { useSession } from '../../session/store.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
+import { usePolling } from '../../state/usePolling.ts';
 import { ListSkeleton } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
@@ -26,14 +26,6 @@ export const POLL_IDLE_MS = 60_000;
 
 const busy = (a: AudienceSummary) => a.status === 'new' || a.status === 'in_progress' || a.status === 'sync';
 
-/** Asks again every `ms` while mounted. */
-export function usePolling(refetch: () => void, ms: number) {
-  useEffect(() => {
-    const timer = window.setInterval(refetch, ms);
-    return () => window.clearInterval(timer);
-  }, [refetch, ms]);
-}
-
 export function AudienceList({ newAction }: { newAction: React.ReactNode }) {
   const { t, lang } = useT();
   const can = usePermissions('app');
@@ -43,7 +35,7 @@ export function AudienceList({ newAction }: { newAction: React.ReactNode }) {
   const owner = params.get('owner') === 'me' ? 'me' : 'all';
   const list = useApiQuery('listAudiences', { params: { appId }, query: { owner }, scope: 'app', enabled: appId !== '' });
   const audiences = list.data?.audiences;
-  usePolling(list.refetch, audiences?.some(busy) ? POLL_BUSY_MS : POLL_IDLE_MS);
+  usePolling(list.refetch, audiences?.some(busy) ? POLL_BUSY_MS : POLL_IDLE_MS, list.state === 'loading');
 
   const setOwner = (value: string) => {
     const next = new URLSearchParams(params);

@@ -60,7 +60,9 @@ export const mailProvidersEn = {
     senderEmailPlaceholder: 'news@example.com',
     rateHint: 'E-mails per second this server takes (its own limit or your plan\'s). Empty: as fast as the workers go.',
     rateNone: 'No limit',
-    rateShown: 'At most {{count}} a second',
+    rateShown: 'At most {{rate}} e-mails a second',
+    rateUnit: 'e-mails/s',
+    rateInvalid: 'Enter a whole number from 1 to 100,000, or leave it empty for no limit.',
     nameTaken: 'This account already has a mail provider with that name.',
     issue: {
       private_address: 'This address is private (a local network or this server). Mail providers must be public.',

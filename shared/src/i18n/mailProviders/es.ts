@@ -63,7 +63,9 @@ export const mailProvidersEs: Widen<typeof mailProvidersEn> = {
     senderEmailPlaceholder: 'noticias@ejemplo.com',
     rateHint: 'Correos por segundo que admite este servidor (su propio límite o el de su plan). Vacío: tan rápido como vayan los procesos de envío.',
     rateNone: 'Sin límite',
-    rateShown: 'Como máximo {{count}} por segundo',
+    rateShown: 'Como máximo {{rate}} correos por segundo',
+    rateUnit: 'correos/s',
+    rateInvalid: 'Escribe un número entero de 1 a 100.000, o déjalo vacío para no poner límite.',
     nameTaken: 'Esta cuenta ya tiene un proveedor de correo con ese nombre.',
     issue: {
       private_address: 'Esta dirección es privada (una red local o este servidor). Los proveedores de correo deben ser públicos.',

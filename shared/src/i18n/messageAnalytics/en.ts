@@ -29,6 +29,7 @@ export const messageAnalyticsEn = {
       goal: 'Conversion: {{event}} within {{days}} days',
       variant: 'Variant',
       total: 'All variants',
+      variantsPending: 'Figures per variant show once the variants have been sent.',
       failReasons: 'Why sends failed',
       status: { failed: 'Failed', retired: 'Address retired' },
       failed: 'The metrics could not be loaded.',

@@ -32,6 +32,7 @@ export const messageAnalyticsEs: Widen<typeof messageAnalyticsEn> = {
       goal: 'Conversión: {{event}} en {{days}} días',
       variant: 'Variante',
       total: 'Todas las variantes',
+      variantsPending: 'Las cifras por variante aparecen cuando se hayan enviado las variantes.',
       failReasons: 'Por qué fallaron los envíos',
       status: { failed: 'Fallido', retired: 'Dirección retirada' },
       failed: 'No se pudieron cargar las métricas.',

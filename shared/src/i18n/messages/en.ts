@@ -74,6 +74,7 @@ export const messagesEn = {
       progress: '{{done}} of {{total}} handled',
       count: { sent: 'Sent', queued: 'Waiting', failed: 'Failed', retired: 'Address retired', skipped: 'Skipped' },
       nextAt: 'Next send due {{time}} (local-time waves, quiet hours or a retry)',
+      noRecipients: 'Nobody to send to: the audience had no one reachable on this channel.',
       failed: 'The delivery figures could not be loaded.',
     },
     notFound: 'This message does not exist in this app, or it was deleted.',

@@ -73,6 +73,7 @@ export const messagesEs: Widen<typeof messagesEn> = {
       progress: '{{done}} de {{total}} procesados',
       count: { sent: 'Enviados', queued: 'En espera', failed: 'Fallidos', retired: 'Dirección retirada', skipped: 'Omitidos' },
       nextAt: 'Próximo envío a las {{time}} (oleadas por hora local, horas de silencio o un reintento)',
+      noRecipients: 'Nadie a quien enviarlo: la audiencia no tenía a nadie alcanzable por este canal.',
       failed: 'No se pudieron cargar las cifras de envío.',
     },
     notFound: 'Este mensaje no existe en esta app o se ha eliminado.',

@@ -5,21 +5,21 @@
  *   (the server makes the pair) or change the subject, rotate, disable.
  * - The web SDK (`webPushSdkRouter`, mounted under /api/ingest/v1/web-push before the ingestion
  *   router): the app key in X-App-Key, CORS open to any origin, no cookies or CSRF, like ingestion.
- *   Keys are looked up on every call (these calls are rare: once per browser and key), so a
- *   rotated app key is refused at once; an address that keeps sending unknown keys is throttled
- *   like ingestion's.
+ *   The key, its cache and the throttles are the process's shared `AppKeyAuth`
+ *   (http/appKeyAuth.ts): these calls spend the app's one per-key budget with ingestion and the
+ *   SDK's messages. A subscription is stored in a transaction that checks the key again, so a
+ *   rotated app key stores nothing.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { APP_KEY_HEADER, ErrorCode, fail, ok, type Result } from '@gd/shared';
+import { ErrorCode, fail, ok, type Result } from '@gd/shared';
 import { WebPushSubscribeRequest, WebPushUnsubscribeRequest } from '@gd/shared/schemas/webPush';
 import type { z } from 'zod';
 import type { Deps } from '../../../http/context.ts';
 import { route } from '../../../http/endpoint.ts';
 import { sendFailure, sendKo, sendOk } from '../../../http/respond.ts';
 import { parseWith } from '../../../http/validate.ts';
-import { tx } from '../../../db/pool.ts';
-import { findAppByKey, upsertDevice, type IngestApp } from '../../ingest/repository.ts';
-import { TokenBuckets, UNKNOWN_KEY_LIMIT } from '../../ingest/rateLimit.ts';
+import { KeyGone, type AppCaller, type AppKeyAuth } from '../../../http/appKeyAuth.ts';
+import { upsertDevice } from '../../ingest/repository.ts';
 import {
   disableWebPush, enableWebPush, endpointProblem, removeSubscription, rotateWebPushKeys, saveSubscription, webPushAllowHosts, webPushSettings,
 } from './webPush.ts';
@@ -38,54 +38,26 @@ export function webPushRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'deleteWebPush', async ({ app }) => ((await disableWebPush(db, app.id)) ? ok({}) : fail(ErrorCode.NOT_EXIST, NO_WEB_PUSH)));
 }
 
-/** Per app key: a page subscribes once; this only stops a loop gone wrong. */
-const SDK_LIMIT = { perSecond: 50, burst: 200 } as const;
-
-export function webPushSdkRouter(deps: Deps): Router {
+export function webPushSdkRouter(deps: Deps, auth: AppKeyAuth): Router {
   const router = express.Router();
   // Read once at start: a listed host that is not loopback stops the process here.
   const allowHosts = webPushAllowHosts(deps.config.WEB_PUSH_ALLOW_HOSTS);
-  const buckets = new TokenBuckets(SDK_LIMIT);
-  const unknownKeys = new TokenBuckets(UNKNOWN_KEY_LIMIT);
 
   router.use(sdkCors('GET, POST'));
   router.use(express.json({ limit: 16 * 1024, type: ['application/json', 'text/plain'] }));
 
-  /** The caller's app, or the refusal already answered. */
-  async function appOf(req: Request, res: Response): Promise<IngestApp | null> {
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const blocked = unknownKeys.peek(address);
-    const key = req.get(APP_KEY_HEADER);
-    if (!key) {
-      sendFailure(res, fail(ErrorCode.API_KEY_MISSING, `The ${APP_KEY_HEADER} header is missing`));
-      return null;
-    }
-    if (blocked > 0) {
-      res.setHeader('Retry-After', String(blocked));
-      sendKo(res, ErrorCode.NO_PERMISSION, 'Rate limit for unknown app keys from this address exceeded: retry later', undefined, 429);
-      return null;
-    }
-    const app = await findAppByKey(deps.db, key);
-    if (!app) {
-      unknownKeys.take(address);
-      sendFailure(res, fail(ErrorCode.API_KEY_INVALID, 'Unknown app key'));
-      return null;
-    }
-    const wait = buckets.take(app.id);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(wait));
-      sendKo(res, ErrorCode.NO_PERMISSION, 'Rate limit of this app key exceeded: retry later', undefined, 429);
-      return null;
-    }
-    return app;
-  }
-
-  function handle(method: 'get' | 'post', path: string, work: (app: IngestApp, req: Request) => Promise<Result<object>>) {
+  function handle(method: 'get' | 'post', path: string, work: (caller: AppCaller, req: Request) => Promise<Result<object>>) {
     router[method](path, async (req: Request, res: Response) => {
       try {
-        const app = await appOf(req, res);
-        if (!app) return;
-        const result = await work(app, req);
+        const caller = await auth.authenticate(req, res);
+        if (!caller) return;
+        let result: Result<object>;
+        try {
+          result = await work(caller, req);
+        } catch (error) {
+          if (!(error instanceof KeyGone)) throw error;
+          return auth.refuseGone(res, caller);
+        }
         if (!result.ok) return sendFailure(res, result);
         sendOk(res, result.value);
       } catch (error) {
@@ -96,18 +68,19 @@ export function webPushSdkRouter(deps: Deps): Router {
   }
   const body = <S extends z.ZodType>(schema: S, req: Request) => parseWith(schema, req.body ?? {});
 
-  handle('get', '/key', async (app) => {
+  handle('get', '/key', async ({ app }) => {
     const settings = await webPushSettings(deps.db, app.id);
     return settings ? ok({ publicKey: settings.publicKey }) : fail(ErrorCode.NOT_EXIST, NO_WEB_PUSH);
   });
 
-  handle('post', '/subscribe', async (app, req) => {
+  handle('post', '/subscribe', async (caller, req) => {
+    const { app } = caller;
     const parsed = body(WebPushSubscribeRequest, req);
     if (!parsed.ok) return parsed;
     const { device, subscription } = parsed.value;
     const problem = endpointProblem(subscription.endpoint, allowHosts);
     if (problem) return fail(ErrorCode.MANDATORY, `subscription.endpoint: ${problem}`, [{ path: 'subscription.endpoint', message: problem }]);
-    const personId = await tx(deps.db, async (client) => {
+    const personId = await auth.checkedTx(deps.db, caller, async (client) => {
       const ref = await upsertDevice(client, app.id, device, req.ip ?? null, new Date());
       await saveSubscription(client, app.id, ref.deviceId, subscription);
       return ref.personId;
@@ -115,7 +88,7 @@ export function webPushSdkRouter(deps: Deps): Router {
     return ok({ personId });
   });
 
-  handle('post', '/unsubscribe', async (app, req) => {
+  handle('post', '/unsubscribe', async ({ app }, req) => {
     const parsed = body(WebPushUnsubscribeRequest, req);
     if (!parsed.ok) return parsed;
     return ok({ removed: await removeSubscription(deps.db, app.id, parsed.value.device.id, parsed.value.endpoint) });

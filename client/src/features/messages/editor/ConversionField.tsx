@@ -9,6 +9,7 @@ import { CONVERSION_LIMITS, type MessageConversion } from '@gd/shared/message/co
 import { useSegmentOptions } from '../../../entities/segment/useSegmentOptions.ts';
 import { useT } from '../../../i18n/useT.ts';
 import { Field, useForm } from './formContext.tsx';
+import { wholeNumber } from './wholeNumber.ts';
 
 export function ConversionField() {
   const { t } = useT();
@@ -46,7 +47,12 @@ export function ConversionField() {
           readOnly={readOnly}
           w={320}
           error={errorAt('conversion.windowDays')}
-          onChange={(v) => typeof v === 'number' && set({ ...conversion, windowDays: Math.min(max, Math.max(min, Math.round(v))) })}
+          clampBehavior="blur"
+          onChange={(v) => {
+            // What is typed, unclamped: validation shows a value out of range.
+            const windowDays = wholeNumber(v);
+            if (windowDays !== null) set({ ...conversion, windowDays });
+          }}
           data-testid="conversion-window"
         />
       </Group>

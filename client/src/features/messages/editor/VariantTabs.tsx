@@ -12,6 +12,7 @@ import { CommunicationType } from '@gd/shared/message/model';
 import { useT } from '../../../i18n/useT.ts';
 import { addVariant, evenVariantShares, removeVariant, setVariantType, updateVariant, variantTypeOf } from './draftEdits.ts';
 import { Field, useForm } from './formContext.tsx';
+import { wholeNumber } from './wholeNumber.ts';
 import { anyUnder } from './problems.ts';
 
 const MIN_AB_VARIANTS = 2;
@@ -166,10 +167,14 @@ export function VariantTabs({ selected, onSelect, children }: { selected: Messag
             suffix="%"
             maw={420}
             mb="md"
+            clampBehavior="blur"
+            error={errorAt('abTest.testPercent')}
             data-testid="ab-test-percent"
             onChange={(v) => {
-              const testPercent = typeof v === 'number' ? Math.min(AB_TEST_LIMITS.maxTestPercent, Math.max(AB_TEST_LIMITS.minTestPercent, Math.round(v))) : AB_TEST_LIMITS.maxTestPercent;
-              edit((d) => (d.abTest.testPercent === testPercent ? d : { ...d, abTest: { testPercent } }));
+              // What is typed, unclamped (typing "25" passes 2): validation shows a value out of range.
+              const testPercent = wholeNumber(v);
+              if (testPercent === null) return;
+              edit((d) => (d.abTest.testPercent === testPercent ? d : { ...d, abTest: { ...d.abTest, testPercent } }));
             }}
           />
         </Field>

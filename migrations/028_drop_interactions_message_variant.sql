@@ -1,0 +1,17 @@
+-- Drops interactions_message_variant (migration 021): no query uses it.
+--
+-- It led with message_id, but every read of message_interactions filters app_id first (the
+-- tenant), and the reads that name the variant do so as a grouped or joined column, not as an
+-- index prefix:
+--
+-- * A/B analysis (abAnalysis/repository.ts `variantCounts`): app, message, kind IN (open, click),
+--   event_time from the run's start, then grouped by person and variant: interactions_message
+--   (app_id, message_id, kind, event_time) serves it (and prunes the months before the run).
+-- * The message metrics (messageAnalytics/metrics.ts): app, message, kind, event_time range, the
+--   variant read from the row: interactions_message again.
+-- * Histograms and the SDK's clicked/dismissed checks: app and person, through interactions_person.
+--
+-- EXPLAIN of those statements on a filled database chose interactions_message or
+-- interactions_person, never this index; it only cost every interaction insert (the ingestion hot
+-- path) one more index entry, in every monthly partition.
+DROP INDEX IF EXISTS interactions_message_variant;
