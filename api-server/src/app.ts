@@ -21,6 +21,8 @@ import { appRoutes } from './features/apps/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { documentRoutes } from './features/documents/routes.ts';
 import { journeyRoutes } from './features/journeys/routes.ts';
+import { journeyRunRoutes } from './features/journeyRun/routes.ts';
+import { journeySimulationRoutes } from './features/journeySimulation/routes.ts';
 import { messageRoutes } from './features/messages/routes.ts';
 import { messageAnalyticsRoutes } from './features/messageAnalytics/routes.ts';
 import { webPluginRoutes } from './features/webPlugin/routes.ts';
@@ -39,6 +41,7 @@ import { mailProviderRoutes } from './features/mailProviders/routes.ts';
 import { pushCredentialRoutes } from './features/delivery/push/credentialsRoutes.ts';
 import { abAnalysisRoutes } from './features/abAnalysis/routes.ts';
 import { webPushRoutes, webPushSdkRouter } from './features/delivery/push/webPushRoutes.ts';
+import { ruleRoutes } from './features/rules/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -90,6 +93,8 @@ export function createApp(deps: Deps): express.Express {
   appRoutes(api, deps);
   documentRoutes(api, deps);
   journeyRoutes(api, deps);
+  journeyRunRoutes(api, deps);
+  journeySimulationRoutes(api, deps);
   messageRoutes(api, deps);
   messageAnalyticsRoutes(api, deps);
   webPluginRoutes(api, deps);
@@ -107,6 +112,7 @@ export function createApp(deps: Deps): express.Express {
   pushCredentialRoutes(api, deps);
   abAnalysisRoutes(api, deps);
   webPushRoutes(api, deps);
+  ruleRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

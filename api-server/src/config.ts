@@ -41,8 +41,14 @@ const Config = z.object({
   /** 'off': this API process does not send messages (separate `worker` processes do). */
   DELIVERY_IN_PROCESS: z.enum(['on', 'off']).default('on'),
   /** How long a delivery worker holds the outbox rows it leased; a killed worker's rows go again after it. */
-  /** The standalone worker: 'delivery' runs only the message delivery loop. */
-  WORKER_ONLY: z.enum(['delivery']).optional(),
+  /** The standalone worker: 'delivery' runs only the message delivery loop, 'journeys' only the journey engine. */
+  WORKER_ONLY: z.enum(['delivery', 'journeys']).optional(),
+  /** 'off': this API process does not run journeys (separate `worker` processes do; tests turn it on where they test journeys). */
+  JOURNEYS_IN_PROCESS: z.enum(['on', 'off']).default('on'),
+  /** Journey entries moved per transaction (features/journeyRun/transition.ts). */
+  JOURNEY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** 'off': this API process does not run automatic rules (separate `worker` processes do; tests turn it on where they test the loop). */
+  RULES_IN_PROCESS: z.enum(['on', 'off']).default('on'),
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   JOB_QUEUE: z.string().regex(/^[\w-]{1,64}$/).default('default'),
 });

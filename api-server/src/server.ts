@@ -19,7 +19,9 @@ import { createSender, startMailWorker, type MailSender } from './mail/worker.ts
 import { startAudienceScheduler } from './features/segments/refresh.ts';
 import { startBackgroundJobs } from './jobs/start.ts';
 import { startDelivery, type Delivery } from './features/delivery/pipeline.ts';
+import { startRules, type RulesLoop } from './features/rules/loop.ts';
 import { netPolicy } from './net/index.ts';
+import { startJourneyEngine, type JourneyEngine } from './features/journeyRun/engine.ts';
 
 export interface RunningServer {
   url: string;
@@ -73,7 +75,12 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   const worker = opts.worker === false ? null : startMailWorker(db, sender, log);
   // The delivery loop needs the listening address for its links; it starts once that is known.
   let delivery: Delivery | null = null;
-  const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake(), notifyDelivery: () => delivery?.wake() };
+  const rules: RulesLoop | null = opts.worker !== false && config.RULES_IN_PROCESS === 'on' ? startRules({ db, log }) : null;
+  // The journey engine (features/journeyRun): entries, transitions, postbacks; woken by launch, stop and ingestion.
+  const journeys: JourneyEngine | null = opts.worker !== false && config.JOURNEYS_IN_PROCESS === 'on' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE }) : null;
+  const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake(), notifyDelivery: () => delivery?.wake(), notifyJourneys: () => journeys?.wake(),
+    // Ingestion wrote trigger inbox rows: the journey engine and the rules read them (features/ingest/triggers.ts).
+    notifyTriggers: () => { journeys?.wake(); rules?.wake(); } };
   const audiences = opts.worker === false ? null : startAudienceScheduler(deps);
   const partitions = opts.worker === false ? null : startPartitionMaintenance(db, log);
   const jobs = opts.worker === false ? null : startBackgroundJobs(deps);
@@ -96,6 +103,8 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
       await new Promise<void>((resolve) => { httpServer.close(() => resolve()); httpServer.closeAllConnections(); });
       await worker?.stop();
       await delivery?.stop();
+      await journeys?.stop();
+      await rules?.stop();
       await audiences?.stop();
       partitions?.stop();
       await jobs?.stop();

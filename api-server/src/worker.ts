@@ -1,8 +1,8 @@
 /**
  * `node api-server/src/worker.ts`: the background worker as its own process (docker-compose
  * `worker` service). It sends queued mail, sends messages (the outbox; WORKER_ONLY=delivery for a
- * process that does only that) and refreshes segment audiences on their schedule;
- * later capabilities add journey steps, imports and exports here. Several workers may run on one database (jobs are claimed with SKIP LOCKED).
+ * process that does only that), runs journeys (features/journeyRun; WORKER_ONLY=journeys for a process
+ * that does only that) and refreshes segment audiences on their schedule; imports and exports too. Several workers may run on one database (jobs are claimed with SKIP LOCKED).
  * `npm start` runs the same loops inside the API process instead.
  */
 import { pino } from 'pino';
@@ -13,7 +13,9 @@ import { startAudienceScheduler } from './features/segments/refresh.ts';
 import { loadSigningSecret } from './features/auth/secrets.ts';
 import { startBackgroundJobs } from './jobs/start.ts';
 import { startDelivery } from './features/delivery/pipeline.ts';
+import { startRules } from './features/rules/loop.ts';
 import { netPolicy } from './net/index.ts';
+import { startJourneyEngine } from './features/journeyRun/engine.ts';
 import { keepServing } from './processGuard.ts';
 import { ensurePartitionWindow, startPartitionMaintenance } from './features/ingest/partitions.ts';
 
@@ -36,7 +38,11 @@ const partitions = all ? startPartitionMaintenance(db, log) : null;
 // Imports and exports (durable jobs, leased rows; see jobs/runner.ts).
 const jobs = all ? startBackgroundJobs({ db, log, config, secret }) : null;
 // Messages: runs resolved into the outbox and sent (features/delivery).
-const delivery = startDelivery({ db, log, secret, baseUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`, netPolicy: netPolicy(config) }, { leaseSeconds: config.DELIVERY_LEASE_SECONDS });
+const delivery = config.WORKER_ONLY === 'journeys' ? null : startDelivery({ db, log, secret, baseUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`, netPolicy: netPolicy(config) }, { leaseSeconds: config.DELIVERY_LEASE_SECONDS });
+// Journeys: entries, transitions and postbacks (features/journeyRun; WORKER_ONLY=journeys for a process that does only that).
+const journeys = all || config.WORKER_ONLY === 'journeys' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE }) : null;
+// Automatic rules: the trigger inbox, coupon redemptions and the daily rules (features/rules).
+const rules = all ? startRules({ db, log }) : null;
 // Only once running: a failure to start must still end the process.
 keepServing(log);
 log.info('worker started');
@@ -44,6 +50,6 @@ log.info('worker started');
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     partitions?.stop();
-    void Promise.all([mail?.stop(), audiences?.stop(), jobs?.stop(), delivery.stop()]).then(() => db.end()).then(() => process.exit(0));
+    void Promise.all([mail?.stop(), audiences?.stop(), jobs?.stop(), delivery?.stop(), journeys?.stop(), rules?.stop()]).then(() => db.end()).then(() => process.exit(0));
   });
 }

@@ -58,6 +58,12 @@ export const endpointRoutes = {
   launchJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/launch' },
   getJourneyVersion: { method: 'GET', path: '/apps/:appId/journeys/:journeyId/versions/:version' },
   stopJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/stop' },
+  simulateJourney: { method: 'POST', path: '/apps/:appId/journeys/:journeyId/simulate' },
+
+  // The journey engine's reads (endpoints/journeyRun.ts)
+  journeyStepCounts: { method: 'GET', path: '/apps/:appId/journeys/:journeyId/step-counts' },
+  journeyPersonSearch: { method: 'GET', path: '/apps/:appId/journeys/:journeyId/people' },
+  personJourneys: { method: 'GET', path: '/apps/:appId/people/:personId/journeys' },
 
   // Behaviour analytics (endpoints/behaviour.ts)
   listEvents: { method: 'GET', path: '/apps/:appId/events' },
@@ -201,6 +207,17 @@ export const endpointRoutes = {
   webPushKey: { method: 'GET', path: '/ingest/v1/web-push/key' },
   webPushSubscribe: { method: 'POST', path: '/ingest/v1/web-push/subscribe' },
   webPushUnsubscribe: { method: 'POST', path: '/ingest/v1/web-push/unsubscribe' },
+
+  // Automatic rules (endpoints/rules.ts)
+  listRules: { method: 'GET', path: '/apps/:appId/rules' },
+  ruleChoices: { method: 'GET', path: '/apps/:appId/rule-choices' },
+  getRule: { method: 'GET', path: '/apps/:appId/rules/:ruleId' },
+  createRule: { method: 'POST', path: '/apps/:appId/rules' },
+  updateRule: { method: 'PUT', path: '/apps/:appId/rules/:ruleId' },
+  cloneRule: { method: 'POST', path: '/apps/:appId/rules/:ruleId/clone' },
+  deleteRule: { method: 'DELETE', path: '/apps/:appId/rules/:ruleId' },
+  activateRule: { method: 'POST', path: '/apps/:appId/rules/:ruleId/activate' },
+  pauseRule: { method: 'POST', path: '/apps/:appId/rules/:ruleId/pause' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

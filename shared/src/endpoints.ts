@@ -11,6 +11,8 @@
 import type { z } from 'zod';
 import { coreEndpoints } from './endpoints/core.ts';
 import { journeyEndpoints } from './endpoints/journeys.ts';
+import { journeySimulationEndpoints } from './endpoints/journeySimulation.ts';
+import { journeyRunEndpoints } from './endpoints/journeyRun.ts';
 import { behaviourEndpoints } from './endpoints/behaviour.ts';
 import { peopleEndpoints } from './endpoints/people.ts';
 import { ingestEndpoints } from './endpoints/ingest.ts';
@@ -28,6 +30,7 @@ import { pushCredentialEndpoints } from './endpoints/pushCredentials.ts';
 import { abAnalysisEndpoints } from './endpoints/abAnalysis.ts';
 import { sdkMessageEndpoints } from './endpoints/sdkMessages.ts';
 import { webPushEndpoints } from './endpoints/webPush.ts';
+import { ruleEndpoints } from './endpoints/rules.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -36,6 +39,8 @@ export { fillPath } from './endpointRoutes.ts';
 export const endpoints = {
   ...coreEndpoints,
   ...journeyEndpoints,
+  ...journeySimulationEndpoints,
+  ...journeyRunEndpoints,
   ...behaviourEndpoints,
   ...peopleEndpoints,
   ...ingestEndpoints,
@@ -53,6 +58,7 @@ export const endpoints = {
   ...pushCredentialEndpoints,
   ...abAnalysisEndpoints,
   ...webPushEndpoints,
+  ...ruleEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -51,7 +51,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/communication/messaging/native_ad', 'communication', 'nativeAd', true, false),
   r('/communication/messaging/plugin', 'communication', 'plugin', true, false),
   r('/communication/journeys', 'communication', 'journeys', true),
-  r('/communication/rules', 'communication', 'rules'),
+  r('/communication/rules', 'communication', 'rules', true),
   r('/communication/report', 'communication', 'report', true),
   r('/communication/report/ab-analysis', 'communication', 'abAnalysis', true),
   r('/communication/performance-report', 'communication', 'performanceReport', true),

@@ -81,6 +81,18 @@ describe('journeys', () => {
     expect(await owner.client.ok<{ version: number }>('launchJourney', { reviewed: again }, { appId, journeyId: journey.id })).toMatchObject({ version: 2 });
     expect((await owner.client.call('launchJourney', { reviewed: 'not-a-fingerprint' }, { appId, journeyId: journey.id })).body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'reviewed' }] });
 
+    // A simulation run in the editor (written to the document's `simulation` root, so co-editors
+    // see it) is no edit of the journey: once stored, the draft still equals the live version.
+    doc.doc.getMap('simulation').set('last', { by: 'test', at: new Date().toISOString() });
+    await waitFor(async () => {
+      const { rows } = await api.db.query<{ state: Uint8Array }>('SELECT state FROM documents WHERE name = $1', [journey.docName]);
+      const stored = new Y.Doc();
+      if (rows[0]) Y.applyUpdate(stored, rows[0].state);
+      return stored.getMap('simulation').has('last');
+    }, 'simulation stored', 15_000);
+    const afterSimulation = await owner.client.ok<{ journeys: Summary[] }>('listJourneys', undefined, { appId });
+    expect(afterSimulation.journeys.find((j) => j.id === journey.id)?.draftChanged).toBe(false);
+
     // A later edit makes the draft differ from the live version once stored.
     await editJourneySource(doc, (s) => ({ ...s, eventIds: ['purchase', 'register'] } as JourneyStep));
     await waitFor(async () => {

@@ -5,7 +5,7 @@
  * wait for a condition.
  */
 import {
-  applyMessageDraftToDoc, messageDraftFromDoc, type CommunicationType, type MessageContent, type MessageDraft, type MessageSummary,
+  applyMessageDraftToDoc, messageDraftFromDoc, type CommunicationType, type MessageContent, type MessageOrigin, type MessageDraft, type MessageSummary,
 } from '@gd/shared';
 import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
 import { registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
@@ -52,10 +52,10 @@ export async function audienceOf(api: TestApi, appId: string, people: { email?: 
  * (the account's policy must let an author approve their own).
  */
 export async function approvedMessage(
-  client: TestClient, world: DeliveryWorld, c: { appId: string; type: CommunicationType; name: string; audienceId: string; content: Partial<MessageContent>; change?: (d: MessageDraft) => MessageDraft },
+  client: TestClient, world: DeliveryWorld, c: { appId: string; type: CommunicationType; name: string; audienceId: string; content: Partial<MessageContent>; change?: (d: MessageDraft) => MessageDraft; origin?: MessageOrigin },
 ): Promise<MessageSummary> {
   const ids = (m: MessageSummary) => ({ appId: c.appId, messageId: m.id });
-  const { message } = await client.ok<{ message: MessageSummary }>('createMessage', { name: c.name, type: c.type, campaignName: c.name }, { appId: c.appId });
+  const { message } = await client.ok<{ message: MessageSummary }>('createMessage', { name: c.name, type: c.type, campaignName: c.name, ...(c.origin ? { origin: c.origin } : {}) }, { appId: c.appId });
   const doc = await openApiDoc(client, message.docName, world.docs);
   const draft = messageDraftFromDoc(doc.doc);
   const written: MessageDraft = {

@@ -14,6 +14,10 @@ export interface Deps {
   notifyMail: () => void;
   /** Wakes the delivery loop after a message is played or tested (in-process; optional: a worker elsewhere polls). */
   notifyDelivery?: (() => void) | undefined;
+  /** Wakes the journey engine and the rules after ingestion wrote trigger inbox rows (in-process; a worker elsewhere polls). */
+  notifyTriggers?: (() => void) | undefined;
+  /** Wakes the journey engine (launch, stop, audience refreshes, the trigger inbox; in-process; a worker elsewhere polls). */
+  notifyJourneys?: (() => void) | undefined;
   /** Reads collaborative documents as they are live on the sync server (absent when unreachable). */
   liveDocs?: LiveDocReader | undefined;
   /** The address this process listens on (set once listening); links fall back to it without PUBLIC_URL. */

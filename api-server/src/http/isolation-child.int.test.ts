@@ -170,6 +170,10 @@ beforeAll(async () => {
     `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256)
      SELECT $1, 1, '{}'::jsonb, d.state, '\\x00'::bytea, 'secret' FROM documents d WHERE d.entity_id = $1 RETURNING id`, [message.id])).rows[0]!.id;
   await api.db.query(`UPDATE messages SET status = 'To validate' WHERE id = $1`, [message.id]);
+  // An automatic rule of app B (written as the API writes it: its message needs an approved version, which needs the sync server).
+  victim.rule = (await api.db.query<{ id: string }>(
+    `INSERT INTO rules (account_id, app_id, name, kind, trigger, message_id, status) VALUES ($1, $2, 'Secret rule', 'event_made', '{"kind":"event_made","eventId":"secret_event"}', $3, 'paused') RETURNING id`,
+    [victimAccount, appB, message.id])).rows[0]!.id;
   victim.parameter = (await victimOwner.ok<{ parameter: { id: string } }>('createCommunicationParameter', { name: 'communicationParameter__secret', label: 'Secret', type: 'openText', values: [] }, p)).parameter.id;
   // The app's only template, hence its default: a delete would be refused (33) if it were reached.
   victim.template = (await victimOwner.ok<{ template: { id: string } }>('createNativeTemplate', { name: 'Secret template', fields: [{ key: 'title', label: 'Title', kind: 'text', required: true }] }, p)).template.id;
@@ -260,6 +264,9 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: false }], isDefault: true },
   updatePlatformNativeTemplate: { name: 'Hijacked', fields: [{ key: 'spy', label: 'Spy', kind: 'url', required: false }], isDefault: true },
   updateMailProvider: { name: 'Hijacked', host: '203.0.114.11', port: 465, tls: 'tls', username: 'spy', password: 'spy-password', senderName: 'Spy', senderEmail: 'spy@example.com' },
+  updateRule: { name: 'Hijacked', trigger: { kind: 'event_made', eventId: 'spy' }, messageId: randomUUID() },
+  cloneRule: { name: 'Stolen copy' },
+  simulateJourney: { source: 'draft' },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -317,6 +324,15 @@ const FIELD_CASES: FieldCase[] = [
   { field: 'updateImportTask body.source.segmentId', children: ['segment'], build: (c, _k, id) => ({ params: { appId: c.appId, taskId: c.own.tasks.segment }, body: { source: { type: 'segment', segmentId: id } } }) },
   { field: 'updateImportTask body.source.config (segment)', children: SEGMENT_CHILDREN, build: (c, k, id) => ({ params: { appId: c.appId, taskId: c.own.tasks.segment }, body: { source: { type: 'segment', config: naming(k, id) } } }) },
   { field: 'updateImportTask body.source.filters.journeyIds', children: ['journey'], build: (c, _k, id) => ({ params: { appId: c.appId, taskId: c.own.tasks.performance_report }, body: { source: performance(id) } }) },
+  // Rules: the caller's own message as the rule's message (a classic draft: refused alike whatever else is named).
+  { field: 'createRule body.messageId', children: ['message'], build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: `Probe ${id}`, trigger: { kind: 'event_made', eventId: 'probe' }, messageId: id } }) },
+  { field: 'createRule body.trigger.messageId', children: ['message'], build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: `Probe ${id}`, trigger: { kind: 'coupon_redeemed', messageId: id }, messageId: c.own.messageId } }) },
+  {
+    field: 'createRule body.trigger.tagId', children: ['tag'],
+    build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: `Probe ${id}`, trigger: { kind: 'tag_value', tagId: id, operator: 'equals', value: 'gold' }, messageId: c.own.messageId, sendHour: 9 } }),
+  },
+  // The caller's own journey simulated for the person named.
+  { field: 'simulateJourney body.personId', children: ['person'], build: (c, _k, id) => ({ params: { appId: c.appId, journeyId: c.own.journeyId }, body: { source: 'draft', personId: id } }) },
   { field: 'listAudienceExports query.audienceId', children: ['audience'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { audienceId: id } }) },
   // Fields that name a child without an id-like name.
   { field: 'searchPeople query.q', children: ['customer', 'deviceKey'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { q: id } }) },
@@ -430,6 +446,9 @@ const CHILD_TABLES: Record<string, string> = {
   apps: 'id = ANY($2) OR ($3 AND account_id = $1)',
   journey_events: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
   journey_versions: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
+  journey_entry_marks: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
+  journey_step_counts: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
+  journey_passages: 'entry_id IN (SELECT id FROM journey_entries WHERE app_id = ANY($2))',
   message_submissions: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
   message_decisions: 'submission_id IN (SELECT s.id FROM message_submissions s JOIN messages m ON m.id = s.message_id WHERE m.app_id = ANY($2))',
   message_comments: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',

@@ -94,6 +94,10 @@ beforeAll(async () => {
     name: 'Secret relay', host: '203.0.114.10', port: 587, tls: 'starttls', username: 'secret', password: 'secret-password', senderName: 'Secret', senderEmail: 'secret@example.com',
   });
   ids.providerId = provider.id;
+  // An automatic rule of the app (written as the API writes it: its message would need an approved version).
+  ids.ruleId = (await api.db.query<{ id: string }>(
+    `INSERT INTO rules (account_id, app_id, name, kind, trigger, message_id, status) VALUES ($1, $2, 'Secret rule', 'event_made', '{"kind":"event_made","eventId":"secret"}', $3, 'paused') RETURNING id`,
+    [owner.accountId, app.id, message.id])).rows[0]!.id;
   // Push credentials of the app (APNs; `provider` names the one to delete).
   await owner.client.ok('putApnsCredentials', { ...spyApns, keyId: 'SECRET0001', teamId: 'SECRET0001', bundleId: 'com.example.secret' }, { appId: app.id });
   ids.provider = 'apns';

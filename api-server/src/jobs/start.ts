@@ -15,6 +15,8 @@ export interface JobDeps {
   /** The server secret (stored credentials are sealed with it). */
   secret: string;
   liveDocs?: LiveDocReader | undefined;
+  /** Wakes the journey engine (an import added members to an audience a journey starts from). */
+  notifyJourneys?: (() => void) | undefined;
 }
 
 /**
@@ -29,6 +31,7 @@ export function startBackgroundJobs(deps: JobDeps, opts: { intervalMs?: number; 
       importJobKind({
         db: deps.db, log: deps.log, secret: deps.secret, net,
         get liveDocs() { return deps.liveDocs; },
+        notifyJourneys: () => deps.notifyJourneys?.(),
       }),
       exportJobKind({ db: deps.db, log: deps.log }),
     ],

@@ -16,6 +16,8 @@ export type Child =
   | 'parameter' | 'template'
   /** A mail provider (SMTP server) of the account. */
   | 'mailProvider'
+  /** An automatic rule of an app. */
+  | 'rule'
   /** A person's customer id and an SDK device id: what people search matches. */
   | 'customer' | 'deviceKey';
 /** Children of the account rather than of an app: only another account's caller may not name them. */
@@ -29,6 +31,7 @@ export const PATH_CHILDREN: Record<string, Child> = {
   // is a platform administrator, so those answer 10004 whatever the id.
   parameterId: 'parameter', templateId: 'template',
   providerId: 'mailProvider',
+  ruleId: 'rule',
 };
 /**
  * Path parameters that name no child: the caller's own app, a version number inside the journey
@@ -65,6 +68,16 @@ export const FIELD_EXEMPT: Record<string, string> = {
   'putApnsCredentials body.keyId': 'the APNs key\'s id at Apple, the data itself, not a reference',
   'putApnsCredentials body.teamId': 'the Apple developer team id, the data itself, not a reference',
   'putApnsCredentials body.bundleId': 'the store bundle id the key signs for, not a reference',
+  'createRule body.trigger.eventId': 'an event name the rule matches in the caller\'s own app\'s events as they arrive, never a lookup',
+  'createRule body.trigger.productId': 'a product id the rule matches in the caller\'s own app\'s purchases as they arrive, never a lookup',
+  'updateRule body.trigger.eventId': 'an event name the rule matches in the caller\'s own app\'s events as they arrive, never a lookup',
+  'updateRule body.trigger.productId': 'a product id the rule matches in the caller\'s own app\'s purchases as they arrive, never a lookup',
+  'updateRule body.messageId': 'the same check as createRule body.messageId (rules/routes.ts `checked`), run only after the rule in the path was found in the caller\'s app',
+  'updateRule body.trigger.messageId': 'the same check as createRule body.trigger.messageId (rules/routes.ts `checked`), run only after the rule in the path was found',
+  'updateRule body.trigger.tagId': 'the same check as createRule body.trigger.tagId (rules/routes.ts `checked`), run only after the rule in the path was found',
+  'simulateJourney body.behaviour.events[].eventId': 'an event name of a described behaviour, matched against the journey\'s own steps in memory, never a lookup',
+  'simulateJourney body.behaviour.interactions[].stepId': 'a step of the journey in the path (already found in the caller\'s app), not a row',
+  'simulateJourney body.startStepId': 'a step of the journey in the path (already found in the caller\'s app), not a row',
 };
 
 /** Document kinds and the child whose id their names carry; null: no entity table yet. */

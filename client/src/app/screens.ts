@@ -26,6 +26,7 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/admin/roles': lazy(() => import('../features/admin/RolesPage.tsx')),
   '/admin/native-templates': lazy(() => import('../features/messageSettings/PlatformNativeTemplatesPage.tsx')),
   '/communication/journeys': lazy(() => import('../features/journeys/JourneysPage.tsx')),
+  '/communication/rules': lazy(() => import('../features/rules/RulesPage.tsx')),
   '/communication/messaging': lazy(() => import('../features/messages/MessagesPage.tsx')),
   '/communication/messaging/native_ad': lazy(() => import('../features/messages/NativeAdsPage.tsx')),
   '/communication/report': lazy(() => import('../features/messageAnalytics/MessageReportPage.tsx')),

@@ -3,6 +3,14 @@
  * lenientParse) and returns it unnormalized, with steps sorted by id; the editor normalizes it and
  * writes the repair back with `applyJourneyToDoc`, which sets only what changed, in one
  * transaction, so concurrent edits to different steps (or different fields of one step) merge.
+ *
+ * Settings (journey/settings.ts) live in the root map `settings`, one plain value per group
+ * (reentry, entryKey, exit, goal): concurrent edits of different groups merge, edits of one group
+ * are last-writer-wins. A document without them reads as a journey without `settings` (the
+ * defaults), so documents made before settings existed read, normalize and fingerprint as before.
+ * `applyJourneyToDoc` writes them when the journey has them (never deletes them: a journey
+ * without settings leaves the document's alone); the settings panel writes them with
+ * `writeJourneySettings`.
  */
 import * as Y from 'yjs';
 import { z } from 'zod';
@@ -14,6 +22,7 @@ import {
   type Journey,
 } from '../journey/model.ts';
 import { normalizeJourney } from '../journey/normalize.ts';
+import { DEFAULT_JOURNEY_SETTINGS, JourneySettings } from '../journey/settings.ts';
 import { parseDocName } from './names.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { childArray, childMap, isRecord, lenientParse, patchMap, plain } from './ymap.ts';
@@ -40,12 +49,28 @@ function readStep(id: string, value: unknown): JourneyStep | null {
   return lenientParse(JourneyStep, createStep(type.data, id), { ...raw, id });
 }
 
+/** The settings the document holds, each group read leniently over the defaults; undefined when it holds none. */
+export function readJourneySettings(doc: Y.Doc): JourneySettings | undefined {
+  const map = doc.getMap<unknown>('settings');
+  if (map.size === 0) return undefined;
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(DEFAULT_JOURNEY_SETTINGS)) if (map.has(key)) raw[key] = plain(map.get(key));
+  return lenientParse(JourneySettings, structuredClone(DEFAULT_JOURNEY_SETTINGS), raw);
+}
+
 export function journeyFromDoc(doc: Y.Doc): Journey {
   const entry = doc.getMap('meta').get('entryId');
   const steps = [...doc.getMap('steps').entries()]
     .flatMap(([id, value]) => readStep(id, value) ?? [])
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { entryId: typeof entry === 'string' ? entry : null, steps };
+  const settings = readJourneySettings(doc);
+  const journey: Journey = { entryId: typeof entry === 'string' ? entry : null, steps };
+  return settings ? { ...journey, settings } : journey;
+}
+
+/** Writes the settings as a minimal diff (only the groups that changed), in one transaction. */
+export function writeJourneySettings(doc: Y.Doc, settings: JourneySettings, origin?: unknown) {
+  doc.transact(() => patchMap(doc.getMap<unknown>('settings'), { ...settings }), origin);
 }
 
 function writePaths(stepMap: Y.Map<unknown>, paths: readonly JourneyPath[]) {
@@ -88,6 +113,7 @@ export function applyJourneyToDoc(doc: Y.Doc, journey: Journey, origin?: unknown
     for (const step of journey.steps) writeStep(childMap(steps, step.id), step);
     const layout = doc.getMap('layout');
     for (const key of [...layout.keys()]) if (!ids.has(key)) layout.delete(key);
+    if (journey.settings) writeJourneySettings(doc, journey.settings);
   }, origin);
 }
 

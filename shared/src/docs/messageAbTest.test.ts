@@ -18,6 +18,13 @@ describe('the A/B test portion in message documents (schema version 4)', () => {
     expect(messageDraftFromDoc(doc).abTest).toEqual({ testPercent: 30 });
   });
 
+  it('keeps the metric the winner is decided on, chosen in the editor', () => {
+    const doc = new Y.Doc();
+    applyMessageDraftToDoc(doc, { ...createMessageDraft('test_ab'), abTest: { testPercent: 20, primaryMetric: 'conversion' } });
+    expect(messageDraftFromDoc(doc).abTest).toEqual({ testPercent: 20, primaryMetric: 'conversion' });
+    expect(MessageDraft.safeParse({ ...createMessageDraft('test_ab'), abTest: { testPercent: 20, primaryMetric: 'revenue' } }).success).toBe(false);
+  });
+
   it('a stored version from before the field reads the default; out-of-range portions are refused', () => {
     const { abTest: _dropped, ...older } = createMessageDraft('test_ab');
     expect(MessageDraft.parse(older).abTest).toEqual({ testPercent: 100 });

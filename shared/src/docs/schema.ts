@@ -2,7 +2,10 @@
  * The Yjs layout of each document kind. Every document has a Y.Map `meta` (schemaVersion, kind,
  * plus a kind's own keys); the other roots are:
  * - journey: `steps` (stepId → Y.Map of the step's fields, `paths` a Y.Array of Y.Map), `layout`
- *   (stepId → {x, y}, written when a drag ends; live dragging travels as awareness);
+ *   (stepId → {x, y}, written when a drag ends; live dragging travels as awareness), `settings`
+ *   (reentry, entryKey, exit, goal → plain values; absent in older documents, which run with the
+ *   defaults, so no schema version change), `simulation` (the last simulation run in the editor:
+ *   request, answer, who and when as plain values; not part of the journey, which never reads it);
  * - segment: `nodes` (key → Y.Map of a group or condition; a group's `children` a Y.Array of keys,
  *   a condition's `multiSelect` a Y.Array of values merged as a set, since version 2);
  * - message (version 4, messageDoc.ts; 3 added the `conversion` setting, 4 `abTest`): `settings` (setting → value), `languages` (language →
@@ -12,7 +15,7 @@
 import type { DocumentKind } from './names.ts';
 
 export const DOC_ROOTS = {
-  journey: ['meta', 'steps', 'layout'],
+  journey: ['meta', 'steps', 'layout', 'settings', 'simulation'],
   segment: ['meta', 'nodes'],
   message: ['meta', 'settings', 'languages', 'variants', 'content'],
 } as const satisfies Record<DocumentKind, readonly string[]>;
@@ -20,7 +23,7 @@ export type DocRoot<K extends DocumentKind> = (typeof DOC_ROOTS)[K][number];
 
 /** What a root map holds: nested Y.Maps, or plain JSON values. */
 export const DOC_ROOT_VALUES: { [K in DocumentKind]: Record<DocRoot<K>, 'map' | 'json'> } = {
-  journey: { meta: 'json', steps: 'map', layout: 'json' },
+  journey: { meta: 'json', steps: 'map', layout: 'json', settings: 'json', simulation: 'json' },
   segment: { meta: 'json', nodes: 'map' },
   message: { meta: 'json', settings: 'json', languages: 'json', variants: 'map', content: 'map' },
 };

@@ -19,6 +19,8 @@ import { mailProvidersEs } from './mailProviders/es.ts';
 import { pushCredentialsEs } from './pushCredentials/es.ts';
 import { webPushEs } from './webPush/es.ts';
 import { abAnalysisEs } from './abAnalysis/es.ts';
+import { rulesEs } from './rules/es.ts';
+import { journeyRunEs } from './journeyRun/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -41,4 +43,6 @@ export const es: Catalogue = {
   ...pushCredentialsEs,
   ...webPushEs,
   ...abAnalysisEs,
+  ...rulesEs,
+  ...journeyRunEs,
 };

@@ -20,6 +20,8 @@ import { mailProvidersTo } from './mailProviders/to.ts';
 import { pushCredentialsTo } from './pushCredentials/to.ts';
 import { webPushTo } from './webPush/to.ts';
 import { abAnalysisTo } from './abAnalysis/to.ts';
+import { rulesTo } from './rules/to.ts';
+import { journeyRunTo } from './journeyRun/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -40,4 +42,6 @@ export const to: DeepPartial<Catalogue> = {
   ...pushCredentialsTo,
   ...webPushTo,
   ...abAnalysisTo,
+  ...rulesTo,
+  ...journeyRunTo,
 };

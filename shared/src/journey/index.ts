@@ -6,3 +6,5 @@ export * from './validate.ts';
 export { jsonEqual, canonicalJson } from './json.ts';
 export { diffJourneys, diffIsEmpty, journeyFingerprint, type JourneyDiff, type StepChange } from './review.ts';
 export { journeyReferences, referenceViolations, type JourneyReferences, type ReferenceLookup } from './references.ts';
+export * from './settings.ts';
+export * from './run/index.ts';

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { Segment } from '../segment/model.ts';
+import { JourneySettings } from './settings.ts';
 
 /** Journey wait default: 24 h (SPEC.md section 9). */
 export const DEFAULT_WAIT_SECONDS = 86_400;
@@ -153,7 +154,12 @@ export type BranchingStep = Extract<JourneyStep, { paths: JourneyPath[] }>;
  */
 export const MAX_JOURNEY_STEPS = 1000;
 
-export const Journey = z.object({ entryId: StepId.nullable(), steps: z.array(JourneyStep).max(MAX_JOURNEY_STEPS) });
+/** `settings` absent: the defaults (settings.ts); documents and versions made before settings existed stay valid. */
+export const Journey = z.object({
+  entryId: StepId.nullable(),
+  steps: z.array(JourneyStep).max(MAX_JOURNEY_STEPS),
+  settings: JourneySettings.optional(),
+});
 export type Journey = z.infer<typeof Journey>;
 
 export function stepCategory(type: StepType): StepCategory {

@@ -10,6 +10,7 @@
 import { canonicalJson } from './json.ts';
 import type { Journey, JourneyStep } from './model.ts';
 import { normalizeJourney } from './normalize.ts';
+import { settingsOf } from './settings.ts';
 
 export interface StepChange {
   step: JourneyStep;
@@ -23,6 +24,8 @@ export interface JourneyDiff {
   changed: StepChange[];
   /** Only the links between steps changed (a step moved, a branch reconnected). */
   relinked: boolean;
+  /** The journey settings (settings.ts) differ; absent settings count as the defaults. */
+  settingsChanged: boolean;
 }
 
 const LINKS = new Set(['id', 'auto', 'next']);
@@ -59,10 +62,12 @@ export function diffJourneys(before: Journey | null, after: Journey): JourneyDif
     if (fields.length > 0) changed.push({ step, fields });
     if (links(old) !== links(step)) relinked = true;
   }
-  return { added, removed, changed, relinked: relinked && added.length === 0 && removed.length === 0 };
+  const settingsChanged = canonicalJson(settingsOf(b ?? {})) !== canonicalJson(settingsOf(a));
+  return { added, removed, changed, relinked: relinked && added.length === 0 && removed.length === 0, settingsChanged };
 }
 
-export const diffIsEmpty = (d: JourneyDiff): boolean => d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0 && !d.relinked;
+export const diffIsEmpty = (d: JourneyDiff): boolean =>
+  d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0 && !d.relinked && !d.settingsChanged;
 
 /** SHA-256 (hex) of the normalized journey as canonical JSON: the same in the browser and on the server. */
 export async function journeyFingerprint(j: Journey): Promise<string> {

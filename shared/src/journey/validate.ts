@@ -12,6 +12,7 @@ import { backEdges, outEdges, reachable, stepIndex, type Edge } from './graph.ts
 import { journeyInvariantIssues, type InvariantCode } from './invariants.ts';
 import { MAX_JOURNEY_STEPS, isSource, messageChannel, type Journey, type JourneyStep, type MessageChannel, type PostbackEntry } from './model.ts';
 import { postbackTemplateValid, unknownPlaceholders } from './postback.ts';
+import type { JourneySettings } from './settings.ts';
 
 export const JourneyViolationCode = z.enum([
   // Step rules (SPEC.md section 5).
@@ -56,6 +57,10 @@ export const JourneyViolationCode = z.enum([
   'consecutive_waits',
   'interaction_action_invalid',
   'wait_missing',
+  // Journey settings (settings.ts): stepId null, path under ['settings'].
+  'reentry_period_missing',
+  'goal_window_missing',
+  'exit_segment_invalid',
 ]);
 export type JourneyViolationCode = z.infer<typeof JourneyViolationCode>;
 
@@ -234,7 +239,27 @@ export function validateJourneyGraph(j: Journey): JourneyViolation[] {
   return out;
 }
 
-/** Every step rule and every graph check. An empty list means the journey may be launched. */
+/**
+ * The settings' own rules (absent settings are the defaults, which pass): re-entry after a period
+ * needs a period, a goal event needs a window, and an exit segment with conditions must be valid
+ * (an exit segment without conditions is no exit criterion, like none).
+ */
+export function validateJourneySettings(settings: JourneySettings | undefined): JourneyViolation[] {
+  if (!settings) return [];
+  const out: JourneyViolation[] = [];
+  const at = (path: (string | number)[], code: JourneyViolationCode, params?: Record<string, string | number>) =>
+    out.push(params ? { stepId: null, path: ['settings', ...path], code, params } : { stepId: null, path: ['settings', ...path], code });
+  if (settings.reentry.mode === 'afterPeriod' && !positive(settings.reentry.periodSeconds)) at(['reentry', 'periodSeconds'], 'reentry_period_missing');
+  if (filled(settings.goal.eventId) && !positive(settings.goal.windowSeconds)) at(['goal', 'windowSeconds'], 'goal_window_missing');
+  const exitSegment = settings.exit.segment;
+  if (exitSegment && segmentConditions(exitSegment).length > 0) {
+    const first = validateSegment(exitSegment)[0];
+    if (first) at(['exit', 'segment'], 'exit_segment_invalid', { reason: first.code, key: first.key });
+  }
+  return out;
+}
+
+/** Every step rule, every graph check and the settings' rules. An empty list means the journey may be launched. */
 export function validateJourney(j: Journey, ctx: JourneyValidationContext): JourneyViolation[] {
-  return [...j.steps.flatMap((s) => validateStep(s, ctx)), ...validateJourneyGraph(j)];
+  return [...j.steps.flatMap((s) => validateStep(s, ctx)), ...validateJourneyGraph(j), ...validateJourneySettings(j.settings)];
 }

@@ -70,6 +70,14 @@ export const RESOLVING_STATUSES: readonly CommunicationStatus[] = ['Scheduled', 
 export const APPROVED_STATUSES: readonly CommunicationStatus[] = ['Approved', ...RUNNING_STATUSES, 'Paused', 'Finished'];
 
 /**
+ * Statuses in which an automatic message (of a journey step or a rule) goes out: it has an approved
+ * version and is not paused. Such a message is never played: its journey or rule sends it, one
+ * person at a time, on its standing run (api-server delivery/enqueue.ts). Pausing it holds those
+ * sends (queued rows wait) until it is played again; deleting it skips them.
+ */
+export const STANDING_STATUSES: readonly CommunicationStatus[] = APPROVED_STATUSES.filter((s) => s !== 'Paused');
+
+/**
  * The key each action needs. Where SPEC has an owner-only variant (`ui:message.play:owner`...), an
  * author holding only that variant may do it to their own messages (`can` resolves it).
  * Reject is the approver's other answer: the approve key.

@@ -4,6 +4,7 @@ export * from './auth.ts';
 export * from './account.ts';
 export * from './docs.ts';
 export * from './journeys.ts';
+export * from './journeyRun.ts';
 export * from './messages.ts';
 export * from './webPlugin.ts';
 export * from './ingest.ts';

@@ -164,7 +164,7 @@ export type DeliveryCounts = z.infer<typeof DeliveryCounts>;
 /** One run of a message: the live send of an approved version, a test send to the test devices, or an A/B test's winner sent to the people its test held back. */
 export const DeliveryRun = z.object({
   id: Uuid,
-  kind: z.enum(['live', 'test', 'winner']),
+  kind: z.enum(['live', 'test', 'winner', 'journey', 'rule']),
   /** resolving: people are still being added to the outbox; sending: all are in; finished: nothing is waiting. */
   state: z.enum(['resolving', 'sending', 'finished']),
   version: z.number().int().nullable(),

@@ -12,17 +12,18 @@
  */
 import express, { type Router } from 'express';
 import type { Deps } from '../../http/context.ts';
+import { recordInteractionTriggers } from '../ingest/triggers.ts';
 import { linkSignedBy, rowOfToken } from './tracking.ts';
 
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-interface TrackedRow { id: string; app_id: string; message_id: string; person_id: string; address: string; test: boolean; variant_id: string; campaign_id: string }
+interface TrackedRow { id: string; app_id: string; message_id: string; person_id: string; address: string; test: boolean; variant_id: string; campaign_id: string; journey_id: string | null; step_id: string | null }
 
 async function rowOf(deps: Deps, token: string): Promise<TrackedRow | undefined> {
   const id = rowOfToken(deps.secret, token);
   if (!id) return undefined;
   const { rows } = await deps.db.query<TrackedRow>(
-    `SELECT o.id::text, o.app_id, o.message_id, o.person_id::text, o.address, o.test, o.variant_id, m.campaign_id
+    `SELECT o.id::text, o.app_id, o.message_id, o.person_id::text, o.address, o.test, o.variant_id, m.campaign_id, o.journey_id::text, o.step_id
        FROM message_outbox o JOIN messages m ON m.id = o.message_id WHERE o.id = $1 AND o.channel = 'email'`, [id]);
   return rows[0];
 }
@@ -30,9 +31,11 @@ async function rowOf(deps: Deps, token: string): Promise<TrackedRow | undefined>
 async function recordInteraction(deps: Deps, row: TrackedRow, kind: 'open' | 'click'): Promise<void> {
   if (row.test) return;
   await deps.db.query(
-    `INSERT INTO message_interactions (app_id, event_time, client_id, person_id, device_id, channel, kind, campaign_id, message_id, variant_id)
-     VALUES ($1, now(), $2, $3, 0, 'email', $4, $5, $6, $7)`,
-    [row.app_id, `email:${row.id}:${kind}:${Date.now()}`, row.person_id, kind, row.campaign_id, row.message_id, row.variant_id]);
+    `INSERT INTO message_interactions (app_id, event_time, client_id, person_id, device_id, channel, kind, campaign_id, message_id, variant_id, journey_id, step_id)
+     VALUES ($1, now(), $2, $3, 0, 'email', $4, $5, $6, $7, $8, $9)`,
+    [row.app_id, `email:${row.id}:${kind}:${Date.now()}`, row.person_id, kind, row.campaign_id, row.message_id, row.variant_id, row.journey_id, row.step_id]);
+  // A journey waiting for this interaction hears of it (ingest/triggers.ts).
+  await recordInteractionTriggers(deps.db, row.app_id, row.person_id, [{ kind, at: new Date(), clientId: `email:${row.id}:${kind}`, messageId: row.message_id, journeyId: row.journey_id, stepId: row.step_id }]);
 }
 
 const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title>

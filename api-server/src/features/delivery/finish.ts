@@ -1,5 +1,6 @@
 /**
- * Runs whose outbox has nothing left to send are finished: the message moves Sending → Finished
+ * Runs whose outbox has nothing left to send are finished (a journey's or rule's standing run,
+ * enqueue.ts, never is: its rows come one at a time for as long as the message may send): the message moves Sending → Finished
  * (or stays Active until a recurring schedule's next occurrence, whose run is made here), a test
  * run moves Testing back to Draft. A live run's in-app rows count as waiting while they are on
  * offer (until their `expires_at`; without a `life`, until the message is paused: an in-app message
@@ -25,9 +26,9 @@ const DONE = `NOT EXISTS (
 
 export async function finishRuns(db: Db, log: Logger, now: () => Date = () => new Date()): Promise<void> {
   const { rows: resumed } = await db.query<{ message_id: string }>(
-    `SELECT DISTINCT s.message_id FROM message_sends s JOIN messages m ON m.id = s.message_id WHERE s.kind <> 'test' AND s.state = 'sending' AND m.status = 'Processing'`);
+    `SELECT DISTINCT s.message_id FROM message_sends s JOIN messages m ON m.id = s.message_id WHERE s.kind IN ('live', 'winner') AND s.state = 'sending' AND m.status = 'Processing'`);
   for (const r of resumed) await tx(db, (c) => applySystemEvent(c, r.message_id, ['processed', 'sendStarted']));
-  const { rows: candidates } = await db.query<{ id: string }>(`SELECT s.id FROM message_sends s WHERE s.state = 'sending' AND ${DONE}`);
+  const { rows: candidates } = await db.query<{ id: string }>(`SELECT s.id FROM message_sends s WHERE s.state = 'sending' AND s.kind IN ('live', 'test', 'winner') AND ${DONE}`);
   for (const { id } of candidates) {
     try {
       await finishRun(db, log, id, now());

@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/pool.ts';
 import type { NetPolicy } from '../../net/index.ts';
 import type { LiveDocReader } from '../documents/liveDocs.ts';
+import { startLoop, type Loop } from '../../jobs/loop.ts';
 import { pruneRateWindows } from './rateLimit.ts';
 import { resolveNextPage } from './resolve.ts';
 import { SenderCache, finishRuns, sendDueBatch } from './send.ts';
@@ -39,54 +40,27 @@ export function startDelivery(deps: DeliveryDeps, opts: { intervalMs?: number; n
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const cache = new SenderCache();
   const interval = opts.intervalMs ?? 200;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
   let pruned = 0;
 
-  async function tick(): Promise<void> {
-    for (let n = 0; n < MAX_STEPS && !stopped; n++) {
+  async function tick(loop: Loop): Promise<void> {
+    for (let n = 0; n < MAX_STEPS && !loop.stopped; n++) {
       const step = { ...(opts.now ? { now: opts.now } : {}), ...(opts.leaseSeconds ? { leaseSeconds: opts.leaseSeconds } : {}) };
       const resolved = await resolveNextPage(deps, workerId, step);
       const sent = await sendDueBatch(deps, cache, workerId, step);
       if (!resolved && sent === 0) break;
     }
-    if (!stopped) await finishRuns(deps.db, deps.log, opts.now);
-    if (!stopped && Date.now() - pruned > 60_000) {
+    if (!loop.stopped) await finishRuns(deps.db, deps.log, opts.now);
+    if (!loop.stopped && Date.now() - pruned > 60_000) {
       pruned = Date.now();
       await pruneRateWindows(deps.db, new Date());
     }
   }
 
-  function schedule(delay: number) {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delay);
-  }
-
-  function run() {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = tick()
-      .catch((error: unknown) => deps.log.error({ err: error }, 'delivery tick failed'))
-      .finally(() => {
-        running = null;
-        const soon = again;
-        again = false;
-        schedule(soon ? 0 : interval);
-      });
-  }
-
-  schedule(0);
+  const loop = startLoop('delivery', deps.log, interval, tick);
   return {
-    wake: () => schedule(0),
+    wake: () => loop.wake(),
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
       cache.close();
     },
   };

@@ -59,6 +59,10 @@ export function languageFor(draft: MessageDraft, personLanguage: string | null):
 export const idempotencyKey = (sendId: string, personId: string, channel: OutboxChannel, address: string): string =>
   `${sendId}:${personId.padStart(19, '0')}:${channel}:${createHash('sha256').update(address).digest('base64url').slice(0, 22)}`;
 
+/** A standing run's row (journeys and rules): the caller's key, per channel and address (a person may have several push tokens). */
+export const standingKey = (key: string, channel: OutboxChannel, address: string): string =>
+  `${key}:${channel}:${createHash('sha256').update(address).digest('base64url').slice(0, 22)}`;
+
 /** The address of an in-app row: the person's SDK fetches it, so there is one row per person. */
 export const IN_APP_ADDRESS = '-';
 /** A test run's in-app rows are offered to the test devices for at most this long (a test is not a campaign). */

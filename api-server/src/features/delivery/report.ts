@@ -7,7 +7,7 @@ export const REASON = `left(regexp_replace(coalesce(o.error, ''), '<[^>]*>|[[:al
 
 export async function deliveryRuns(db: Queryable, messageId: string): Promise<DeliveryRun[]> {
   const { rows } = await db.query<{
-    id: string; kind: 'live' | 'test' | 'winner'; state: DeliveryRun['state']; version: number | null; recipients: number; created_at: Date; finished_at: Date | null;
+    id: string; kind: DeliveryRun['kind']; state: DeliveryRun['state']; version: number | null; recipients: number; created_at: Date; finished_at: Date | null;
     counts: DeliveryRun['counts'] | null; next_at: Date | null; problems: DeliveryRun['problems'] | null; occurrence: number; not_before: Date;
   }>(
     `SELECT s.id, s.kind, s.state, s.version, s.resolved AS recipients, s.created_at, s.finished_at, s.occurrence, s.not_before,

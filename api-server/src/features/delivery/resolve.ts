@@ -18,7 +18,7 @@ import { recordEvent, setStatus } from '../messages/repository.ts';
 import { audienceTarget, segmentTarget, testDevicesTarget, type TargetSql } from '../messageWhatIf/whatIf.ts';
 import { compileFor, readSegmentDocument } from '../segments/definition.ts';
 import * as segments from '../segments/repository.ts';
-import { IN_APP_ADDRESS, bucketOf, channelOfVariant, idempotencyKey, inAppExpiry, inTestPortion, languageFor, variantFor } from './plan.ts';
+import { IN_APP_ADDRESS, bucketOf, channelOfVariant, idempotencyKey, inAppExpiry, inTestPortion, languageFor, standingKey, variantFor } from './plan.ts';
 import { earliestSendAt, scheduleOfRun, sendTimeFor, zoneOf } from './timing.ts';
 
 /** People per page: large enough that per-statement costs fade (5,000: 16% faster than 1,000), small enough to stay a short transaction. */
@@ -27,7 +27,7 @@ export const RESOLVE_PAGE = 5000;
 export const RESOLVE_LEASE_SECONDS = 30;
 
 export interface SendRun {
-  id: string; account_id: string; app_id: string; message_id: string; version: number | null; kind: 'live' | 'test' | 'winner';
+  id: string; account_id: string; app_id: string; message_id: string; version: number | null; kind: 'live' | 'test' | 'winner' | 'journey' | 'rule';
   /** A winner run's live run (migration 024), whose draw decides who was held back. */
   parent_id: string | null;
   origin: MessageOrigin; state: 'resolving' | 'sending' | 'finished'; cursor: string; resolved: number; definition: MessageDraft;
@@ -98,7 +98,7 @@ async function targetOf(db: Queryable, liveDocs: LiveDocReader | undefined, run:
   }
 }
 
-interface PagePerson { id: string; email: string | null; time_zone: string | null; language: string | null }
+export interface PagePerson { id: string; email: string | null; time_zone: string | null; language: string | null }
 
 /** Leases the oldest run that has people left to resolve (its time reached, its message running). */
 async function claimRun(db: Queryable, workerId: string, now: Date, leaseSeconds: number): Promise<SendRun | undefined> {
@@ -131,7 +131,7 @@ export async function resolveNextPage(deps: { db: Db; liveDocs?: LiveDocReader |
     if (run.kind !== 'test' && run.cursor === '0') await applySystemEvent(client, run.message_id, ['scheduleReached', 'nextOccurrence']);
     const people = target ? await pageOf(client, target, run.cursor, pageSize) : [];
     const { included, heldBack } = testPortionOf(run, definition, people);
-    const written = await writePage(client, run, definition, included, appZone, now);
+    const { written } = await writePage(client, run, definition, included, appZone, now);
     const last = people.at(-1)?.id ?? run.cursor;
     const done = people.length < pageSize;
     // The lease ends with the page: the next page goes to whichever worker claims the run next.
@@ -206,9 +206,23 @@ async function pageOf(db: DbClient, target: TargetSql, cursor: string, size: num
   return rows;
 }
 
-/** The page's outbox rows (one per person, channel address and variant); answers how many were new. */
-async function writePage(db: DbClient, run: SendRun, definition: MessageDraft, people: readonly PagePerson[], appZone: string, now: Date): Promise<number> {
-  if (people.length === 0) return 0;
+/**
+ * What a standing run (journeys and rules, enqueue.ts) adds to each person's rows: its own
+ * idempotency key (an address's rows get `<key>:<channel>:<address hash>`) and the journey entry,
+ * journey and step the rows answer.
+ */
+export interface PageExtras {
+  keyOf(personId: string): string;
+  journeyOf?(personId: string): { entryId: string | null; journeyId: string | null; stepId: string | null };
+}
+
+/**
+ * The page's outbox rows (one per person, channel address and variant); answers how many were new,
+ * and (for standing runs) which people had an address and which got a new row.
+ */
+export async function writePage(db: DbClient, run: Pick<SendRun, 'id' | 'app_id' | 'message_id' | 'kind' | 'occurrence'>, definition: MessageDraft, people: readonly PagePerson[], appZone: string, now: Date, extras?: PageExtras): Promise<{ written: number; addressed: Set<string>; inserted: Set<string> }> {
+  const none = { written: 0, addressed: new Set<string>(), inserted: new Set<string>() };
+  if (people.length === 0) return none;
   // Only the addresses the message's channels use are read.
   const channels = new Set(definition.variants.map((v) => channelOfVariant(definition, v)));
   const suppressed = new Set(channels.has('email') ? (await db.query<{ email: string }>(
@@ -221,7 +235,9 @@ async function writePage(db: DbClient, run: SendRun, definition: MessageDraft, p
     [run.app_id, people.map((p) => p.id)])).rows : [];
   for (const d of devices) tokens.set(d.person_id, [...(tokens.get(d.person_id) ?? []), { token: d.push_token, os: d.os }]);
   const zones = new Map<string | null, string>();
-  const cols = { person: [] as string[], channel: [] as string[], address: [] as string[], platform: [] as (string | null)[], variant: [] as string[], language: [] as string[], zone: [] as string[], key: [] as string[], runAt: [] as Date[], expires: [] as (Date | null)[] };
+  const cols = { person: [] as string[], channel: [] as string[], address: [] as string[], platform: [] as (string | null)[], variant: [] as string[], language: [] as string[], zone: [] as string[], key: [] as string[], runAt: [] as Date[], expires: [] as (Date | null)[],
+    entry: [] as (string | null)[], journey: [] as (string | null)[], step: [] as (string | null)[] };
+  const addressed = new Set<string>();
   for (const p of people) {
     const variant = variantFor(definition.variants, bucketOf(run.id, p.id));
     const channel = channelOfVariant(definition, variant);
@@ -235,19 +251,26 @@ async function writePage(db: DbClient, run: SendRun, definition: MessageDraft, p
     zones.set(p.time_zone, zone);
     // Test sends go at once and are not held by quiet hours.
     const runAt = run.kind === 'test' ? now : sendTimeFor({ schedule: scheduleOfRun(definition.schedule, run.occurrence), delivery: definition.delivery, personZone: p.time_zone, appZone, now });
+    const journey = extras?.journeyOf?.(p.id);
     for (const { token: address, os } of addresses) {
+      addressed.add(p.id);
       cols.person.push(p.id); cols.channel.push(channel); cols.address.push(address); cols.platform.push(os); cols.variant.push(variant.id);
-      cols.language.push(languageFor(definition, p.language)); cols.zone.push(zone); cols.key.push(idempotencyKey(run.id, p.id, channel, address)); cols.runAt.push(runAt);
+      cols.language.push(languageFor(definition, p.language)); cols.zone.push(zone); cols.runAt.push(runAt);
+      cols.key.push(extras ? standingKey(extras.keyOf(p.id), channel, address) : idempotencyKey(run.id, p.id, channel, address));
       cols.expires.push(channel === 'inApp' ? inAppExpiry(variant, runAt, run.kind === 'test') : null);
+      cols.entry.push(journey?.entryId ?? null); cols.journey.push(journey?.journeyId ?? null); cols.step.push(journey?.stepId ?? null);
     }
   }
-  if (cols.person.length === 0) return 0;
-  const { rowCount } = await db.query(
-    `INSERT INTO message_outbox (send_id, app_id, message_id, person_id, channel, address, platform, variant_id, language, time_zone, test, idempotency_key, run_at, expires_at)
-     SELECT $1, $2, $3, x.person, x.channel, x.address, x.platform, x.variant, x.language, x.zone, $4, x.key, x.run_at, x.expires_at
-       FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::timestamptz[])
-            AS x(person, channel, address, platform, variant, language, zone, key, run_at, expires_at)
-     ON CONFLICT (idempotency_key) DO NOTHING`,
-    [run.id, run.app_id, run.message_id, run.kind === 'test', cols.person, cols.channel, cols.address, cols.platform, cols.variant, cols.language, cols.zone, cols.key, cols.runAt, cols.expires]);
-  return rowCount ?? 0;
+  if (cols.person.length === 0) return { ...none, addressed };
+  const { rows: inserted } = await db.query<{ person_id: string }>(
+    `INSERT INTO message_outbox (send_id, app_id, message_id, person_id, channel, address, platform, variant_id, language, time_zone, test, idempotency_key, run_at, expires_at,
+                                 journey_entry_id, journey_id, step_id)
+     SELECT $1, $2, $3, x.person, x.channel, x.address, x.platform, x.variant, x.language, x.zone, $4, x.key, x.run_at, x.expires_at, x.entry, x.journey, x.step
+       FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::timestamptz[],
+                   $15::bigint[], $16::uuid[], $17::text[])
+            AS x(person, channel, address, platform, variant, language, zone, key, run_at, expires_at, entry, journey, step)
+     ON CONFLICT (idempotency_key) DO NOTHING RETURNING person_id::text`,
+    [run.id, run.app_id, run.message_id, run.kind === 'test', cols.person, cols.channel, cols.address, cols.platform, cols.variant, cols.language, cols.zone, cols.key, cols.runAt, cols.expires,
+      cols.entry, cols.journey, cols.step]);
+  return { written: inserted.length, addressed, inserted: new Set(inserted.map((r) => r.person_id)) };
 }

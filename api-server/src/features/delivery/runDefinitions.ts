@@ -10,7 +10,11 @@
 import type { MessageDraft } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 
-export interface RunRecord { account_id: string; definition: MessageDraft }
+export interface RunRecord {
+  account_id: string; definition: MessageDraft;
+  /** A journey's or rule's standing run (enqueue.ts): its message sends while approved and not paused. */
+  standing: boolean;
+}
 
 export class RunDefinitions {
   private readonly runs = new Map<string, RunRecord>();
@@ -38,9 +42,9 @@ export class RunDefinitions {
     }
     if (missing.length > 0) {
       const { rows } = await db.query<RunRecord & { id: string }>(
-        'SELECT id::text, account_id, definition FROM message_sends WHERE id = ANY($1::uuid[])', [missing]);
-      for (const { id, account_id, definition } of rows) {
-        const run = { account_id, definition };
+        `SELECT id::text, account_id, definition, kind IN ('journey', 'rule') AS standing FROM message_sends WHERE id = ANY($1::uuid[])`, [missing]);
+      for (const { id, account_id, definition, standing } of rows) {
+        const run = { account_id, definition, standing };
         this.remember(id, run);
         found.set(id, run);
       }

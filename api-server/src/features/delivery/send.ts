@@ -25,7 +25,7 @@
  *   the next seconds, without spending an attempt.
  */
 import type { Logger } from 'pino';
-import { DELIVERING_STATUSES } from '@gd/shared/message/lifecycle';
+import { DELIVERING_STATUSES, STANDING_STATUSES } from '@gd/shared/message/lifecycle';
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../../db/pool.ts';
 import { publicOnly, type NetPolicy } from '../../net/index.ts';
@@ -67,7 +67,8 @@ export interface OutboxRow {
 }
 
 /**
- * Leases up to `limit` due rows of the runs of running messages (and of test runs) for `workerId`:
+ * Leases up to `limit` due rows of the runs of running messages (and of test runs, and the standing
+ * runs of automatic messages that are approved and not paused: enqueue.ts) for `workerId`:
  * each running run's due rows in order through its own index range (migration 029), the earliest
  * `limit` of them all.
  */
@@ -75,7 +76,8 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
   const { rows } = await db.query<OutboxRow>(
     `WITH running AS (
        SELECT s.id FROM message_sends s JOIN messages m ON m.id = s.message_id
-        WHERE s.state <> 'finished' AND s.not_before <= $3 AND (s.kind = 'test' OR m.status = ANY($5::text[]))
+        WHERE s.state <> 'finished' AND s.not_before <= $3
+          AND (s.kind = 'test' OR (s.kind IN ('journey', 'rule') AND m.deleted_at IS NULL AND m.status = ANY($6::text[])) OR m.status = ANY($5::text[]))
      ), picked AS (
        SELECT x.id FROM running r CROSS JOIN LATERAL (
          SELECT o.id, o.run_at FROM message_outbox o
@@ -88,7 +90,7 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
       WHERE o.id IN (SELECT id FROM picked)
       RETURNING o.id::text, o.send_id, o.app_id, o.message_id, o.person_id::text, o.channel, o.address, o.platform, o.variant_id, o.language,
                 o.time_zone, o.test, o.idempotency_key, o.attempts`,
-    [workerId, limit, now, leaseSeconds, DELIVERING_STATUSES]);
+    [workerId, limit, now, leaseSeconds, DELIVERING_STATUSES, STANDING_STATUSES]);
   return rows;
 }
 
@@ -364,7 +366,7 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
     await applyRateLimits(deps, cache, toSend, outcomes, now);
     const granted = toSend.filter((t) => !outcomes.has(t.row.id));
     await inParallel(granted, SEND_CONCURRENCY, async ({ row, run }) => {
-      if (!lease.holds(row.id) || (!row.test && !(await cache.stillRunning(deps.db, row.message_id)))) {
+      if (!lease.holds(row.id) || (!row.test && !(await cache.stillRunning(deps.db, row.message_id, run.standing)))) {
         // Recorded with the rest below: paused meanwhile, or the lease could not be kept.
         outcomes.set(row.id, { status: 'released' });
         return;

@@ -8,7 +8,7 @@
  * moment, and a replaced pool is closed only after the sends already handed to it had time to end
  * (longer than its socket timeout), so an edit never fails mail in flight.
  */
-import { DELIVERING_STATUSES } from '@gd/shared/message/lifecycle';
+import { DELIVERING_STATUSES, STANDING_STATUSES } from '@gd/shared/message/lifecycle';
 import type { Queryable } from '../../db/pool.ts';
 import { publicOnly } from '../../net/index.ts';
 import { activeMailTransport, SEND_SOCKET_MS } from '../mailProviders/transport.ts';
@@ -83,13 +83,18 @@ export class SenderCache {
     this.retiring.add(timer);
   }
 
-  /** Whether the message still runs (read at most every 250 ms): a pause stops a batch in the middle. */
-  async stillRunning(db: Queryable, messageId: string): Promise<boolean> {
-    const cached = this.running.get(messageId);
+  /**
+   * Whether the message still runs (read at most every 250 ms): a pause stops a batch in the middle.
+   * A standing run's message (a journey's or rule's, enqueue.ts) runs while it is approved and not paused.
+   */
+  async stillRunning(db: Queryable, messageId: string, standing = false): Promise<boolean> {
+    const key = `${messageId}:${standing}`;
+    const cached = this.running.get(key);
     if (cached && Date.now() - cached.at < 250) return cached.running;
-    const { rows } = await db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [messageId]);
-    const running = (DELIVERING_STATUSES as readonly string[]).includes(rows[0]?.status ?? '');
-    this.running.set(messageId, { at: Date.now(), running });
+    const { rows } = await db.query<{ status: string; deleted: boolean }>('SELECT status, deleted_at IS NOT NULL AS deleted FROM messages WHERE id = $1', [messageId]);
+    const row = rows[0];
+    const running = !!row && !row.deleted && ((standing ? STANDING_STATUSES : DELIVERING_STATUSES) as readonly string[]).includes(row.status);
+    this.running.set(key, { at: Date.now(), running });
     return running;
   }
 

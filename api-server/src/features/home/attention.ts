@@ -8,8 +8,7 @@
  * or audience a condition names, since launch. "Edited since launch" compares the stored
  * document's state vector with the version's, as the journeys list does.
  */
-import * as Y from 'yjs';
-import { hasEditsBeyond } from '@gd/shared/docs/stateVector';
+import { journeyDraftChanged } from '@gd/shared/docs/editedBeyond';
 import { HOME_LIMITS, Journey, can, type AttentionItem, type HomeAttention, type LaunchViolation, type PermissionSubject } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 import { missingReferencesMany } from '../journeys/references.ts';
@@ -21,7 +20,7 @@ export const VERSION_UNREADABLE = 'version_unreadable';
 
 function editedSinceLaunch(row: repo.LiveJourneyRow): boolean {
   if (row.doc_state === null) return false;
-  return hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVectorFromUpdate(row.doc_state)), Y.decodeStateVector(row.live_state_vector));
+  return journeyDraftChanged(row.doc_state, row.live_state_vector);
 }
 
 async function journeyItems(db: Queryable, appId: string, ownerId: string | null): Promise<AttentionItem[]> {

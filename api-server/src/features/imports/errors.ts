@@ -12,8 +12,8 @@
  * - RecoverableTaskError: recorded while a failed try waits for the next one.
  * - AudienceNotExist / AudienceNotValid: the target audience was deleted or is inactive, or the
  *   segment of a segment import does not evaluate.
- * NotifyJourneysError is reserved for telling journeys about a refilled audience, which nothing
- * listens to yet.
+ * - NotifyJourneysError: the members were stored but the live journeys starting from the audience
+ *   could not be told (run.ts notifyJourneys); recorded on the finished task, which stays ready.
  */
 import type { ImportErrorKind } from '@gd/shared';
 import { NetError } from '../../net/index.ts';

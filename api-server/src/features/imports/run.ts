@@ -13,6 +13,7 @@
  * meanwhile as RecoverableTaskError. A segment import materialises the segment with the segments
  * feature's compile and materialise functions, in one transaction.
  */
+import { notifyAudienceJourneys } from '../journeyRun/enter.ts';
 import type { Logger } from 'pino';
 import { ImportConfig, SEGMENT_LIMITS, type AudienceIdType, type Segment } from '@gd/shared';
 import { tx, type Db, type DbClient } from '../../db/pool.ts';
@@ -37,6 +38,8 @@ export interface ImportRunDeps {
   /** The server secret the stored credentials are sealed with. */
   secret: string;
   liveDocs?: LiveDocReader | undefined;
+  /** Wakes the journey engine after new members (in-process; a worker elsewhere polls). */
+  notifyJourneys?: (() => void) | undefined;
   /** What downloads may reach and trust (net/policy.ts); public addresses only when absent. */
   net?: NetPolicy | undefined;
   /** Download limits other than FILE_LIMITS (tests). */
@@ -287,6 +290,24 @@ async function recordFailure(run: Run, job: Claimed, failure: ImportFailure): Pr
   log.info({ task: run.task.id, err: failure.message }, 'import failed');
 }
 
+/**
+ * Tells the live journeys entered from the audience that it has new members (features/journeyRun
+ * enrols them). The members are stored either way; a notification that fails records
+ * NotifyJourneysError on the finished task (the engine's periodic check makes it up within a minute).
+ */
+async function notifyJourneys(run: Run): Promise<void> {
+  try {
+    await notifyAudienceJourneys(run.deps.db, run.audienceId);
+    run.deps.notifyJourneys?.();
+  } catch (error) {
+    run.deps.log.warn({ err: error, task: run.task.id }, 'the journeys of the audience could not be told about the import');
+    await run.deps.db.query(
+      `UPDATE import_tasks SET error_name = 'NotifyJourneysError', error_message = $2, updated_at = now() WHERE id = $1`,
+      [run.task.id, `NotifyJourneysError: the members are stored, but the journeys that start from this audience could not be told (${error instanceof Error ? error.message : String(error)}); they will pick the new members up shortly`],
+    ).catch(() => undefined);
+  }
+}
+
 export async function runImport(deps: ImportRunDeps, job: Claimed, ctx: JobContext): Promise<void> {
   const task = await repo.findTaskById(deps.db, job.id);
   if (!task) return;
@@ -320,6 +341,7 @@ export async function runImport(deps: ImportRunDeps, job: Claimed, ctx: JobConte
       }
     }
     deps.log.info({ task: task.id }, 'import done');
+    await notifyJourneys(run);
   } catch (error) {
     if (error instanceof Aborted || (ctx.signal.aborted && !(error instanceof LeaseLost))) {
       // Shutdown: the runner releases the lease; the next run starts over.

@@ -14,6 +14,8 @@ import type { Deps } from '../../http/context.ts';
 import { readLive } from '../documents/liveDocs.ts';
 import { freeze } from '../documents/versions.ts';
 import { journeyMessageKeys } from '../messages/repository.ts';
+import { journeyLaunched } from '../journeyRun/lifecycle.ts';
+import { processVersions } from '../journeyRun/definitions.ts';
 import { missingReferences } from './references.ts';
 import * as repo from './repository.ts';
 
@@ -61,8 +63,11 @@ export async function launchJourney(deps: Deps, input: { appId: string; row: rep
       await repo.insertVersion(client, { journeyId: row.id, version: next, definition: journey, ...frozen, launchedBy: input.userId });
       await repo.updateJourney(client, row.id, { status: 'live', liveVersion: next });
       await repo.recordEvent(client, row.id, 'launched', input.userId, next);
+      // The engine starts the version with it: audience enrolment, trigger interests (features/journeyRun).
+      await journeyLaunched(client, processVersions, { journeyId: row.id, appId: input.appId, version: next, definition: journey });
       return next;
     });
+    deps.notifyJourneys?.();
     return { ok: true, version };
   } finally {
     doc.destroy();

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import * as Y from 'yjs';
-import { hasEditsBeyond } from '@gd/shared/docs/stateVector';
+import { journeyDraftChanged } from '@gd/shared/docs/editedBeyond';
 import {
   ErrorCode, JourneyListQuery, can, docName, fail, ok, type JourneySummary, type PermissionKey, type PermissionSubject, conflict, DOC_SUMMARY_CHANGED,
 } from '@gd/shared';
@@ -17,6 +16,8 @@ import { tx } from '../../db/pool.ts';
 import { findUserInAccount, moveAccessVersions } from '../accounts/repository.ts';
 import * as repo from './repository.ts';
 import { launchJourney } from './launch.ts';
+import { journeyStopped } from '../journeyRun/lifecycle.ts';
+import { processVersions } from '../journeyRun/definitions.ts';
 import { insertDocument } from '../documents/repository.ts';
 import { readLive } from '../documents/liveDocs.ts';
 
@@ -26,7 +27,7 @@ const notFound = () => fail(ErrorCode.NO_PERMISSION, 'No permission for this jou
 /** Whether the stored draft holds edits the live version lacks (state vectors compared client by client). */
 function draftChanged(row: repo.JourneyRow): boolean {
   if (row.live_state_vector === null || row.doc_state === null) return false;
-  return hasEditsBeyond(Y.decodeStateVector(Y.encodeStateVectorFromUpdate(row.doc_state)), Y.decodeStateVector(row.live_state_vector));
+  return journeyDraftChanged(row.doc_state, row.live_state_vector);
 }
 export const summary = (row: repo.JourneyRow): JourneySummary => repo.toSummary(row, draftChanged(row));
 
@@ -116,8 +117,13 @@ export function journeyRoutes(router: Router, deps: Deps): void {
   route(router, deps, 'deleteJourney', async ({ app, principal, subject, params }) => {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.delete', row)) return notFound();
-    await repo.softDeleteJourney(db, row.id);
-    await repo.recordEvent(db, row.id, 'deleted', principal.user.id);
+    await tx(db, async (client) => {
+      await repo.softDeleteJourney(client, row.id);
+      // A deleted live journey stops: its people exit (features/journeyRun/lifecycle.ts).
+      if (row.status === 'live') await journeyStopped(client, processVersions, { journeyId: row.id, appId: app.id, version: row.live_version });
+      await repo.recordEvent(client, row.id, 'deleted', principal.user.id);
+    });
+    deps.notifyJourneys?.();
     return ok({});
   });
 
@@ -150,8 +156,13 @@ export function journeyRoutes(router: Router, deps: Deps): void {
     const row = await load(principal, app.id, params.journeyId);
     if (!row || !allowed(subject, 'ui:journey.stop', row)) return notFound();
     if (row.status !== 'live') return conflict('Only a live journey can be stopped');
-    await repo.updateJourney(db, row.id, { status: 'stopped' });
-    await repo.recordEvent(db, row.id, 'stopped', principal.user.id, row.live_version ?? undefined);
+    // Stopped with the engine in one transaction: no new entries, its people exit (features/journeyRun/lifecycle.ts).
+    await tx(db, async (client) => {
+      await repo.updateJourney(client, row.id, { status: 'stopped' });
+      await journeyStopped(client, processVersions, { journeyId: row.id, appId: app.id, version: row.live_version });
+      await repo.recordEvent(client, row.id, 'stopped', principal.user.id, row.live_version ?? undefined);
+    });
+    deps.notifyJourneys?.();
     announceSummary(row.doc_name);
     const updated = await repo.findJourney(db, app.id, row.id);
     return updated ? ok({ journey: summary(updated) }) : notFound();

@@ -32,7 +32,7 @@
  * life, an in-app message runs until it is paused.
  */
 import type { MessageContent, MessageDraft } from '@gd/shared';
-import { DELIVERING_STATUSES } from '@gd/shared/message/lifecycle';
+import { DELIVERING_STATUSES, STANDING_STATUSES } from '@gd/shared/message/lifecycle';
 import type { InAppType } from '@gd/shared/schemas/sdkMessages';
 import { contentFor, fillPlaceholders } from '../delivery/email.ts';
 import { languageFor } from '../delivery/plan.ts';
@@ -50,6 +50,8 @@ export interface Candidate {
   runAt: Date;
   expiresAt: Date | null;
   messageStatus: string;
+  /** A row of a journey's or rule's standing run (delivery/enqueue.ts): offered while the message is in STANDING_STATUSES. */
+  standing?: boolean;
   definition: MessageDraft;
   /** The person's redemptions of the message. */
   redeems: number;
@@ -81,7 +83,7 @@ export function redeemsLeft(content: Pick<MessageContent, 'max_redeems'>, redeem
 
 /** Why a candidate is not offered (null: offered), before caps. */
 export function refusal(c: Candidate, content: MessageContent | undefined, want: Want, now: Date): string | null {
-  if (!c.test && !(DELIVERING_STATUSES as readonly string[]).includes(c.messageStatus)) return 'not_running';
+  if (!c.test && !((c.standing ? STANDING_STATUSES : DELIVERING_STATUSES) as readonly string[]).includes(c.messageStatus)) return 'not_running';
   if (c.runAt > now) return 'not_yet';
   if (c.expiresAt && c.expiresAt <= now) return 'expired';
   if (!content) return 'no_content';

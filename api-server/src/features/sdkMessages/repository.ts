@@ -1,6 +1,6 @@
 /** SQL of the SDK's message endpoints: the device's person, their in-app rows, deliveries, redemptions. */
 import type { NativeTemplate } from '@gd/shared/schemas/messageSettings';
-import { DELIVERING_STATUSES } from '@gd/shared/message/lifecycle';
+import { DELIVERING_STATUSES, STANDING_STATUSES } from '@gd/shared/message/lifecycle';
 import type { DbClient, Queryable } from '../../db/pool.ts';
 import type { Candidate } from './eligibility.ts';
 import type { RunDefinitions } from '../delivery/runDefinitions.ts';
@@ -36,7 +36,7 @@ export async function personAndPlugin(db: Queryable, appId: string, deviceKey: s
 
 interface CandidateRow {
   id: string; send_id: string; message_id: string; campaign_id: string; variant_id: string; language: string; status: 'queued' | 'sent'; test: boolean;
-  run_at: Date; expires_at: Date | null; time_zone: string; message_status: string; run_started: Date; redeems: number; clicked: boolean; dismissed: boolean;
+  run_at: Date; expires_at: Date | null; time_zone: string; message_status: string; standing: boolean; run_started: Date; redeems: number; clicked: boolean; dismissed: boolean;
 }
 
 /** Rows offered at most: a person with more in-app rows on offer sees the newest. */
@@ -55,7 +55,7 @@ export const MAX_ROWS = 100;
 export async function candidatesOf(db: Queryable, appId: string, personId: string, now: Date, runs: RunDefinitions): Promise<{ candidates: Candidate[]; timeZone: string | null }> {
   const { rows } = await db.query<CandidateRow>(
     `SELECT o.id::text, o.send_id::text, o.message_id::text, m.campaign_id::text, o.variant_id, o.language, o.status, o.test, o.run_at, o.expires_at,
-            o.time_zone, m.status AS message_status, s.created_at AS run_started,
+            o.time_zone, m.status AS message_status, s.kind IN ('journey', 'rule') AS standing, s.created_at AS run_started,
             (SELECT count(*)::int FROM message_redemptions r WHERE r.message_id = o.message_id AND r.person_id = o.person_id) AS redeems,
             EXISTS (SELECT 1 FROM message_interactions i WHERE i.app_id = o.app_id AND i.person_id = o.person_id AND i.event_time >= s.created_at
                        AND i.message_id = o.message_id::text AND i.kind = 'click') AS clicked,
@@ -63,9 +63,10 @@ export async function candidatesOf(db: Queryable, appId: string, personId: strin
                        AND i.message_id = o.message_id::text AND i.kind = 'dismissed_click') AS dismissed
        FROM message_outbox o JOIN messages m ON m.id = o.message_id JOIN message_sends s ON s.id = o.send_id
       WHERE o.app_id = $1 AND o.person_id = $2 AND o.channel = 'inApp' AND o.status IN ('queued', 'sent') AND m.deleted_at IS NULL
-        AND (o.expires_at IS NULL OR o.expires_at > $3::timestamptz) AND (o.test OR m.status = ANY($4::text[]))
+        AND (o.expires_at IS NULL OR o.expires_at > $3::timestamptz)
+        AND (o.test OR (s.kind IN ('journey', 'rule') AND m.status = ANY($5::text[])) OR (s.kind NOT IN ('journey', 'rule') AND m.status = ANY($4::text[])))
       ORDER BY o.run_at DESC, o.id DESC LIMIT ${MAX_ROWS}`,
-    [appId, personId, now, DELIVERING_STATUSES]);
+    [appId, personId, now, DELIVERING_STATUSES, STANDING_STATUSES]);
   const definitions = await runs.many(db, rows.map((r) => r.send_id));
   const candidates: Candidate[] = [];
   for (const r of rows) {
@@ -73,7 +74,7 @@ export async function candidatesOf(db: Queryable, appId: string, personId: strin
     if (!run) throw new Error(`run ${r.send_id} is gone`);
     candidates.push({
       rowId: r.id, messageId: r.message_id, campaignId: r.campaign_id, variantId: r.variant_id, language: r.language, status: r.status, test: r.test,
-      runAt: r.run_at, expiresAt: r.expires_at, messageStatus: r.message_status, definition: run.definition,
+      runAt: r.run_at, expiresAt: r.expires_at, messageStatus: r.message_status, standing: r.standing, definition: run.definition,
       redeems: r.redeems, clicked: r.clicked, dismissed: r.dismissed,
     });
   }
@@ -99,21 +100,21 @@ export async function templatesFor(db: Queryable, appId: string): Promise<{ temp
   };
 }
 
-export interface RedeemTarget { rowId: string; sendId: string; variantId: string; status: 'queued' | 'sent'; test: boolean; messageStatus: string; runAt: Date; expiresAt: Date | null; language: string }
+export interface RedeemTarget { rowId: string; sendId: string; variantId: string; status: 'queued' | 'sent'; test: boolean; messageStatus: string; standing: boolean; runAt: Date; expiresAt: Date | null; language: string }
 
 /**
  * The person's newest in-app row of the message, locked until the transaction ends: two
  * redemptions of one person and message are decided one at a time (max_redeems holds).
  */
 export async function lockRow(client: DbClient, appId: string, personId: string, messageId: string): Promise<RedeemTarget | undefined> {
-  const { rows } = await client.query<{ id: string; send_id: string; variant_id: string; status: 'queued' | 'sent'; test: boolean; message_status: string; run_at: Date; expires_at: Date | null; language: string }>(
-    `SELECT o.id::text, o.send_id::text, o.variant_id, o.status, o.test, m.status AS message_status, o.run_at, o.expires_at, o.language
-       FROM message_outbox o JOIN messages m ON m.id = o.message_id
+  const { rows } = await client.query<{ id: string; send_id: string; variant_id: string; status: 'queued' | 'sent'; test: boolean; message_status: string; standing: boolean; run_at: Date; expires_at: Date | null; language: string }>(
+    `SELECT o.id::text, o.send_id::text, o.variant_id, o.status, o.test, m.status AS message_status, s.kind IN ('journey', 'rule') AS standing, o.run_at, o.expires_at, o.language
+       FROM message_outbox o JOIN messages m ON m.id = o.message_id JOIN message_sends s ON s.id = o.send_id
       WHERE o.app_id = $1 AND o.person_id = $2 AND o.message_id = $3 AND o.channel = 'inApp' AND o.status IN ('queued', 'sent') AND m.deleted_at IS NULL
       ORDER BY o.run_at DESC, o.id DESC LIMIT 1 FOR UPDATE OF o`,
     [appId, personId, messageId]);
   const r = rows[0];
-  return r && { rowId: r.id, sendId: r.send_id, variantId: r.variant_id, status: r.status, test: r.test, messageStatus: r.message_status, runAt: r.run_at, expiresAt: r.expires_at, language: r.language };
+  return r && { rowId: r.id, sendId: r.send_id, variantId: r.variant_id, status: r.status, test: r.test, messageStatus: r.message_status, standing: r.standing, runAt: r.run_at, expiresAt: r.expires_at, language: r.language };
 }
 
 export async function redemptionByClientId(db: Queryable, appId: string, clientId: string): Promise<{ messageId: string; personId: string; promoCode: string | null } | undefined> {

@@ -176,7 +176,7 @@ export function sdkMessagesRouter(deps: Deps, auth: AppKeyAuth): Router {
       if (earlier) return answer(false, redeems);
       const why = refusal({
         rowId: row.rowId, messageId: body.messageId, campaignId: '', variantId: row.variantId, language: row.language, status: row.status, test: row.test,
-        runAt: row.runAt, expiresAt: row.expiresAt, messageStatus: row.messageStatus, definition, redeems, clicked: false, dismissed: false,
+        runAt: row.runAt, expiresAt: row.expiresAt, messageStatus: row.messageStatus, standing: row.standing, definition, redeems, clicked: false, dismissed: false,
       }, content, { kind: 'inApp' }, now);
       if (why === 'redeemed') {
         return { ok: false as const, code: ErrorCode.NO_PERMISSION, message: `${MAX_REDEEMS_REACHED}: this person has redeemed the coupon ${content?.max_redeems ?? 0} times, its limit`, details: [{ path: 'messageId', message: MAX_REDEEMS_REACHED }], httpStatus: 409 };

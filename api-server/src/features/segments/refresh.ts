@@ -20,6 +20,7 @@ import { tx, type Db } from '../../db/pool.ts';
 import type { LiveDocReader } from '../documents/liveDocs.ts';
 import { compileFor, describeProblems, errorNameOf, readSegmentDocument } from './definition.ts';
 import { materialise } from './evaluate.ts';
+import { notifyAudienceJourneys } from '../journeyRun/enter.ts';
 import * as repo from './repository.ts';
 
 export interface RefreshDeps {
@@ -61,6 +62,8 @@ export async function runRefresh(deps: RefreshDeps, row: repo.AudienceRow, prelo
       const count = await materialise(client, row.id, compiled.value);
       await repo.recordRefreshed(client, row.id, { count, definition });
     });
+    // Live journeys entered from the audience enrol its new members (features/journeyRun; the engine also checks every 30 s).
+    await notifyAudienceJourneys(db, row.id).catch((error: unknown) => deps.log.warn({ err: error, audienceId: row.id }, 'journeys could not be told about the refresh'));
   } catch (error) {
     const code = (error as { code?: string } | null)?.code;
     deps.log.warn({ err: error, audienceId: row.id }, 'audience refresh failed');

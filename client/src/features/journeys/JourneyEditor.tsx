@@ -44,8 +44,18 @@ import type { JourneyStep } from '@gd/shared/journey/model';
 import { referenceViolations } from '@gd/shared/journey/references';
 import { useSegmentOptions } from '../../entities/segment/useSegmentOptions.ts';
 import { useJourneyMessages } from './useJourneyMessages.ts';
+import type { CanvasMarks } from './canvas/types.ts';
+import { PersonSearchPanel } from './run/PersonSearchPanel.tsx';
+import { RunBar, type RunPanel } from './run/RunBar.tsx';
+import { RunSidePanel } from './run/RunSidePanel.tsx';
+import { SettingsPanel } from './run/SettingsPanel.tsx';
+import { SimulationPanel } from './run/SimulationPanel.tsx';
+import { useStoredSimulation } from './run/simulationDoc.ts';
+import { useStepCounts } from './run/useStepCounts.ts';
 
 const INSPECTOR_WIDTH = 340;
+/** The settings, simulation and person panels need a little more room than a step's settings. */
+const PANEL_WIDTH = 400;
 
 /** Everything between the app header and the bottom of the window (the shell pads the main area). */
 const FULL_HEIGHT = 'calc(100dvh - var(--app-shell-header-offset, 60px) - 2 * var(--mantine-spacing-lg))';
@@ -120,7 +130,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const readOnly = !collab.canWrite;
   // The app's messages: message steps must name one of them, of their channel (as launch checks).
   const messages = useJourneyMessages();
-  const { journey, layout, violations: ruleViolations, onOp, onMoveEnd } = useJourneyDoc(collab.doc, collab.canWrite, collab, messages.keys);
+  const { journey, layout, violations: ruleViolations, onOp, onMoveEnd, onSettings } = useJourneyDoc(collab.doc, collab.canWrite, collab, messages.keys);
   const { find: findMessage, loaded: messagesLoaded } = messages;
   const messageName = useCallback(
     (campaignId: string, messageId: string) => findMessage(campaignId, messageId)?.name ?? (messagesLoaded ? null : undefined),
@@ -140,7 +150,21 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   const undo = useUndo(collab.doc, JOURNEY_UNDO_ROOTS, collab.canWrite, keepStepsConnected);
   const names = usePeerNames(collab.awareness);
   const overwritten = useJourneyConflicts(collab.doc, collab.canWrite, names);
-  const [selected, setSelected] = useState<string | null>(null);
+  const [selected, setSelectedStep] = useState<string | null>(null);
+  // A run panel (settings, simulation, finding a person) takes the inspector's place; selecting a
+  // step brings the inspector back.
+  const [panel, setPanel] = useState<RunPanel | null>(null);
+  const setSelected = useCallback((stepId: string | null) => {
+    setSelectedStep(stepId);
+    if (stepId !== null) setPanel(null);
+  }, []);
+  const openPanel = useCallback((next: RunPanel | null) => {
+    setPanel(next);
+    if (next !== null) setSelectedStep(null);
+  }, []);
+  const [simulationMarks, setSimulationMarks] = useState<CanvasMarks | null>(null);
+  const [passageFocus, setPassageFocus] = useState<string | null>(null);
+  const storedSimulation = useStoredSimulation(collab.doc);
   const removedWhileOpen = useRemovedWhileOpen(collab.doc, journey, selected);
   const { keepDraft } = removedWhileOpen;
   // The inspector's edits; one for a step that is gone (removed by someone else while it was open,
@@ -174,6 +198,15 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
   // Edited since launch: from the open document, as it changes.
   const editedSinceLaunch = useEditedSinceLaunch(collab.doc, summary?.liveStateVector ?? null, summary?.draftChanged ?? false);
   const shownSummary = useMemo(() => (summary ? { ...summary, draftChanged: summary.liveVersion !== null && editedSinceLaunch } : summary), [summary, editedSinceLaunch]);
+  const stepCounts = useStepCounts(journeyId, summary, journey);
+  // A journey-level problem of the settings opens the settings; a step's problem selects the step.
+  const settingsProblem = violations.some((v) => v.stepId === null && v.path[0] === 'settings');
+  const showProblem = useCallback((stepId: string | null) => (stepId === null && settingsProblem ? openPanel('settings') : setSelected(stepId)), [settingsProblem, openPanel, setSelected]);
+  const marks = useMemo<CanvasMarks | null>(() => {
+    if (panel === 'simulation') return simulationMarks;
+    if (panel === 'people' && passageFocus) return { path: null, focus: passageFocus };
+    return null;
+  }, [panel, simulationMarks, passageFocus]);
 
   // Launched or stopped by someone else: the summary (Live, edited since launch, Launch) follows.
   const summarySeen = useRef(0);
@@ -257,6 +290,7 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
         restoreInto={restoreJourney}
         texts={{ tooNew: t('journeys.editor.tooNew'), reloaded: t('journeys.editor.reloaded') }}
       />
+      <RunBar counts={stepCounts} draftChanged={shownSummary?.draftChanged ?? false} panel={panel} onPanel={openPanel} hasSimulation={storedSimulation !== null} />
       <ConflictNotice
         conflicts={shownConflicts}
         journey={journey}
@@ -287,13 +321,16 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
               onView={onView}
               followed={followed}
               onStopFollowing={stopFollowing}
+              counts={stepCounts.counts}
+              countsVersion={stepCounts.data?.version ?? null}
+              marks={marks}
             />
           </Paper>
           <Paper withBorder radius="md" data-testid="problems" pos="relative">
             {showProblems ? (
               <>
                 <ScrollArea.Autosize mah="min(220px, 24vh)" type="auto" px="md" py="sm" pr={48} id="journey-problems">
-                  <ProblemsPanel journey={journey} violations={violations} onSelect={setSelected} />
+                  <ProblemsPanel journey={journey} violations={violations} onSelect={showProblem} />
                 </ScrollArea.Autosize>
                 <Tooltip label={t('journeys.editor.hideProblems')} withArrow>
                   <ActionIcon
@@ -333,8 +370,20 @@ function Editor({ docName, journeyId, summary, offline, backHref, refetch }: Edi
             )}
           </Paper>
         </Stack>
-        <Paper withBorder radius="md" w={INSPECTOR_WIDTH} style={{ flexShrink: 0, minHeight: 0, display: 'flex', flexDirection: 'column' }} className="gd-journey-inspector">
-          {selectedStep ? (
+        <Paper withBorder radius="md" w={panel ? PANEL_WIDTH : INSPECTOR_WIDTH} style={{ flexShrink: 0, minHeight: 0, display: 'flex', flexDirection: 'column' }} className="gd-journey-inspector">
+          {panel === 'settings' ? (
+            <RunSidePanel title={t('journeyRun.settings.title')} onClose={() => openPanel(null)} testId="settings-panel">
+              <SettingsPanel journey={journey} violations={violations} readOnly={readOnly} onSettings={onSettings} />
+            </RunSidePanel>
+          ) : panel === 'simulation' ? (
+            <RunSidePanel title={t('journeyRun.simulation.title')} onClose={() => openPanel(null)} testId="simulation-side">
+              <SimulationPanel journeyId={journeyId} journey={journey} summary={summary} doc={collab.doc} canWrite={collab.canWrite} onMarks={setSimulationMarks} />
+            </RunSidePanel>
+          ) : panel === 'people' ? (
+            <RunSidePanel title={t('journeyRun.search.title')} onClose={() => openPanel(null)} testId="people-panel">
+              <PersonSearchPanel journeyId={journeyId} journey={journey} focus={passageFocus} onFocus={setPassageFocus} />
+            </RunSidePanel>
+          ) : selectedStep ? (
             <ScrollArea style={{ flex: 1 }} type="auto" p="md">
               <StepInspector
                 journey={journey}

@@ -7,9 +7,10 @@
  */
 import { useCallback, useMemo } from 'react';
 import type * as Y from 'yjs';
-import { applyJourneyToDoc, readLayout, writeLayoutPosition, type LayoutPosition } from '@gd/shared/docs/journeyDoc';
+import { applyJourneyToDoc, readJourneySettings, readLayout, writeJourneySettings, writeLayoutPosition, type LayoutPosition } from '@gd/shared/docs/journeyDoc';
 import { journeyRepair, normalJourneyOf } from '@gd/shared/docs/repairs';
 import type { Journey } from '@gd/shared/journey/model';
+import { DEFAULT_JOURNEY_SETTINGS, type JourneySettings } from '@gd/shared/journey/settings';
 import { validateJourney, type JourneyViolation } from '@gd/shared/journey/validate';
 import { useDocView, type DocViewSource } from '../../sync/docView.ts';
 import { useSafeRepair, type RepairInput } from '../../sync/repair.ts';
@@ -26,9 +27,9 @@ export interface JourneyView {
 }
 
 const EMPTY_VIEW: JourneyView = { journey: { entryId: null, steps: [] }, layout: {}, normal: true };
-/** Journey-document roots the editor reads and undo covers. */
-export const JOURNEY_UNDO_ROOTS = ['steps', 'layout'] as const;
-const OBSERVED_ROOTS = ['meta', 'steps', 'layout'] as const;
+/** Journey-document roots the editor reads and undo covers (settings included: undo takes back a settings change too). */
+export const JOURNEY_UNDO_ROOTS = ['steps', 'layout', 'settings'] as const;
+const OBSERVED_ROOTS = ['meta', 'steps', 'layout', 'settings'] as const;
 
 export function readJourneyView(doc: Y.Doc): JourneyView {
   return { ...normalJourneyOf(doc), layout: readLayout(doc) };
@@ -40,6 +41,8 @@ export interface JourneyDoc extends JourneyView {
   violations: JourneyViolation[];
   onOp: (op: JourneyOp) => void;
   onMoveEnd: (stepId: string, pos: LayoutPosition) => void;
+  /** Changes the journey's settings (applied to the document's latest ones; only the groups that changed are written). */
+  onSettings: (change: (settings: JourneySettings) => JourneySettings) => void;
 }
 
 /** A journey with content (never seed) that the rules would change (shared docs/repairs.ts). */
@@ -76,5 +79,14 @@ export function useJourneyDoc(doc: Y.Doc | null, canWrite: boolean, sync: Pick<R
     [doc, canWrite],
   );
 
-  return { ...view, violations, onOp, onMoveEnd };
+  const onSettings = useCallback(
+    (change: (settings: JourneySettings) => JourneySettings) => {
+      if (!doc || !canWrite) return;
+      const current = readJourneySettings(doc) ?? structuredClone(DEFAULT_JOURNEY_SETTINGS);
+      writeJourneySettings(doc, change(current), LOCAL_ORIGIN);
+    },
+    [doc, canWrite],
+  );
+
+  return { ...view, violations, onOp, onMoveEnd, onSettings };
 }

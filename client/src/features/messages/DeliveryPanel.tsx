@@ -25,6 +25,7 @@ function RunCard({ run, now }: { run: DeliveryRun; now: number }) {
   const done = run.counts.sent + run.counts.failed + run.counts.retired + run.counts.skipped;
   const total = Math.max(run.recipients, done + run.counts.queued);
   const title = run.kind === 'test' ? t('messages.delivery.test')
+    : run.kind === 'journey' || run.kind === 'rule' || run.kind === 'winner' ? t(`messages.delivery.${run.kind}`, { version: run.version ?? '' })
     : run.occurrence > 0 ? t('messages.delivery.occurrence', { number: run.occurrence + 1, version: run.version ?? '' })
       : t('messages.delivery.live', { version: run.version ?? '' });
   // A run whose time has not come: a scheduled send, a recurring message's next occurrence not yet

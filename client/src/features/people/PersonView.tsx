@@ -1,4 +1,4 @@
-/** The selected person: header with key facts, then the profile, events, devices and messages tabs. */
+/** The selected person: header with key facts, then the profile, events, devices, messages and journeys tabs. */
 import { Alert, Badge, Paper, Stack, Tabs } from '@mantine/core';
 import { IconGitMerge, IconUserQuestion, IconUserScan } from '@tabler/icons-react';
 import { ErrorCode } from '@gd/shared/errors';
@@ -10,6 +10,7 @@ import { ListSkeleton } from '../../ui/Loading.tsx';
 import { EmptyBlock, ErrorBlock } from '../../ui/States.tsx';
 import { AttributesPanel } from './AttributesPanel.tsx';
 import { DevicesTable } from './DevicesTable.tsx';
+import { JourneysTab } from './JourneysTab.tsx';
 import { MessagesTable } from './MessagesTable.tsx';
 import { ProfileHeader } from './ProfileHeader.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -82,6 +83,9 @@ function LoadedPerson({ app, personId, tab, onTab }: { app: MetaApp; personId: s
           <Tabs.Tab value="messages" rightSection={count(detail.messages.length)}>
             {t('people.profile.tabs.messages')}
           </Tabs.Tab>
+          <Tabs.Tab value="journeys" data-testid="person-journeys-tab">
+            {t('journeyRun.personTab.title')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
           <AttributesPanel detail={detail} zone={app.timezone} />
@@ -94,6 +98,9 @@ function LoadedPerson({ app, personId, tab, onTab }: { app: MetaApp; personId: s
         </Tabs.Panel>
         <Tabs.Panel value="messages">
           <MessagesTable messages={detail.messages} zone={app.timezone} />
+        </Tabs.Panel>
+        <Tabs.Panel value="journeys">
+          <JourneysTab appId={app.id} personId={detail.person.id} zone={app.timezone} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -55,6 +55,8 @@ export const abAnalysisEn = {
       testPercent: 'Test portion',
       testPercentHint: 'Send the variants to this share of the audience first; the rest gets the winner once you send it from the A/B analysis. 100% sends a variant to everyone.',
       heldBack: '{{percent}}% held back for the winner',
+      primaryMetric: 'Decide the winner on',
+      primaryMetricHint: 'Chosen before sending, so the result cannot be picked after the fact.',
     },
   },
   histograms: {

@@ -58,6 +58,8 @@ export const abAnalysisEs: Widen<typeof abAnalysisEn> = {
       testPercent: 'Porción de prueba',
       testPercentHint: 'Envía primero las variantes a esta parte de la audiencia; el resto recibe la ganadora cuando la envíes desde el análisis A/B. Con 100 % todos reciben una variante.',
       heldBack: '{{percent}} % reservado para la ganadora',
+      primaryMetric: 'Decidir la ganadora por',
+      primaryMetricHint: 'Se elige antes de enviar, para que el resultado no se escoja a posteriori.',
     },
   },
   histograms: {

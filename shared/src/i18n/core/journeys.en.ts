@@ -225,6 +225,9 @@ export const journeysEn = {
     consecutive_waits: 'Two waits follow each other.',
     interaction_action_invalid: 'This interaction does not fit the message before it.',
     wait_missing: 'A wait is missing before this step.',
+    reentry_period_missing: 'Set how long after an entry a person may enter again.',
+    goal_window_missing: 'Set how long after entry the goal counts.',
+    exit_segment_invalid: 'The exit segment is incomplete: {{reason}}.',
   },
   journeyEditor: {
     category: { source: 'Entry', flow: 'Flow', action: 'Actions', update: 'Updates', end: 'End' },

@@ -228,6 +228,9 @@ export const journeysEs: Widen<typeof journeysEn> = {
     consecutive_waits: 'Hay dos esperas seguidas.',
     interaction_action_invalid: 'Esta interacción no encaja con el mensaje anterior.',
     wait_missing: 'Falta una espera antes de este paso.',
+    reentry_period_missing: 'Indica cuánto tiempo después de una entrada puede volver a entrar una persona.',
+    goal_window_missing: 'Indica durante cuánto tiempo tras la entrada cuenta el objetivo.',
+    exit_segment_invalid: 'El segmento de salida está incompleto: {{reason}}.',
   },
   journeyEditor: {
     category: { source: 'Entrada', flow: 'Flujo', action: 'Acciones', update: 'Actualizaciones', end: 'Fin' },

@@ -19,6 +19,8 @@ import { mailProvidersEn } from '../mailProviders/en.ts';
 import { pushCredentialsEn } from '../pushCredentials/en.ts';
 import { webPushEn } from '../webPush/en.ts';
 import { abAnalysisEn } from '../abAnalysis/en.ts';
+import { rulesEn } from '../rules/en.ts';
+import { journeyRunEn } from '../journeyRun/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -37,4 +39,6 @@ export const featuresEn = {
   ...pushCredentialsEn,
   ...webPushEn,
   ...abAnalysisEn,
+  ...rulesEn,
+  ...journeyRunEn,
 };

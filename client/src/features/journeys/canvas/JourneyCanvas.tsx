@@ -36,7 +36,7 @@ import { EDGE_TYPES } from './StepEdge.tsx';
 import { NODE_TYPES } from './StepNode.tsx';
 import { STEP_VISUALS, mantineColor } from './stepVisuals.ts';
 import { pathIndexOfHandle, toFlow } from './toFlow.ts';
-import type { JourneyOp, PeerPresence, StepFlowNode } from './types.ts';
+import type { CanvasMarks, JourneyOp, PeerPresence, StepFlowNode } from './types.ts';
 import { useFollowSelection } from './useFollowSelection.ts';
 import { useInitialView } from './useInitialView.ts';
 import { useSharedView } from './useSharedView.ts';
@@ -71,6 +71,11 @@ export interface JourneyCanvasProps {
   /** The person this one follows: their view is applied as it changes. */
   followed?: { name: string; color: string; view: View | null } | null;
   onStopFollowing?: () => void;
+  /** The launched version's counts by step id (run/format.ts nodeCounts) and the version counted. */
+  counts?: Readonly<Record<string, { now: number; total: number; conversions: number }>>;
+  countsVersion?: number | null;
+  /** Steps a panel marks (a simulated path, a passage's step); the focused one is brought into view. */
+  marks?: CanvasMarks | null;
 }
 
 interface LocalMove {
@@ -97,7 +102,7 @@ export function JourneyCanvas(props: JourneyCanvasProps) {
 function Canvas(props: JourneyCanvasProps) {
   const { journey, layout, violations, readOnly, selectedStepId, onSelect, onOp, onMoveEnd, peers, peerDrags } = props;
   const { t, lang } = useT();
-  const { audienceName, messageName } = props;
+  const { audienceName, messageName, counts, countsVersion, marks } = props;
   const names = useMemo<SummaryNames>(
     () => ({ audience: (id) => audienceName?.(id), message: (campaignId, messageId) => messageName?.(campaignId, messageId), language: lang }),
     [audienceName, messageName, lang],
@@ -125,8 +130,8 @@ function Canvas(props: JourneyCanvasProps) {
   const selectionsKey = JSON.stringify(peers.filter((p) => p.selectedStepId !== null).map((p) => ({ ...p, pointer: null })));
   const selecting = useMemo(() => JSON.parse(selectionsKey) as PeerPresence[], [selectionsKey]);
   const flow = useMemo(
-    () => toFlow({ journey, layout: effectiveLayout, violations, peers: selecting, selectedStepId, readOnly, describe }),
-    [journey, effectiveLayout, violations, selecting, selectedStepId, readOnly, describe],
+    () => toFlow({ journey, layout: effectiveLayout, violations, peers: selecting, selectedStepId, readOnly, describe, counts, countsVersion, marks }),
+    [journey, effectiveLayout, violations, selecting, selectedStepId, readOnly, describe, counts, countsVersion, marks],
   );
   const nodes = useMemo(
     () =>
@@ -143,6 +148,7 @@ function Canvas(props: JourneyCanvasProps) {
   const insets = useMemo(() => viewInsets(showMinimap), [showMinimap]);
   const fitViewOptions = useMemo(() => ({ padding: fitViewPadding(insets), maxZoom: 1 }), [insets]);
   useFollowSelection(selectedStepId);
+  useFollowSelection(marks?.focus ?? null);
   const sharedView = useSharedView(props.onView, Boolean(props.followed), props.followed?.view ?? null, props.onStopFollowing);
   useInitialView(journey.entryId, insets);
 

@@ -16,6 +16,7 @@ function classes(data: StepNodeData, selected: boolean, base: string): string {
     data.step.auto && 'is-auto',
     data.violations.length > 0 && 'has-problems',
     data.peers.length > 0 && 'has-peer',
+    data.mark && `is-mark-${data.mark}`,
   ]
     .filter(Boolean)
     .join(' ');
@@ -67,6 +68,22 @@ function PeerTags({ data }: { data: StepNodeData }) {
   );
 }
 
+/** The launched version's counts at a card: "12 now · 340 total", conversions when there are some. */
+function CountRow({ data }: { data: StepNodeData }) {
+  const { t, lang } = useT();
+  const c = data.count;
+  if (!c) return null;
+  const n = (v: number) => v.toLocaleString(lang);
+  const title = t('journeyRun.counts.nodeTitle', { version: c.version, now: n(c.now), total: n(c.total) });
+  return (
+    <div className={c.now > 0 ? 'jc-count is-busy' : 'jc-count'} title={title} data-testid="step-count" data-now={c.now} data-total={c.total} data-conversions={c.conversions}>
+      <span className="jc-count__dot" aria-hidden />
+      <span className="jc-count__text">{t('journeyRun.counts.badge', { now: n(c.now), total: n(c.total) })}</span>
+      {c.conversions > 0 && <span className="jc-count__conv">{t('journeyRun.counts.conversions', { count: c.conversions })}</span>}
+    </div>
+  );
+}
+
 function Handles({ data, target }: { data: StepNodeData; target: boolean }) {
   const { t } = useT();
   const hidden = data.readOnly ? ' is-hidden' : '';
@@ -109,6 +126,7 @@ function StepCard({ data, selected, target }: { data: StepNodeData; selected: bo
         <div className="jc-node__title">{stepLabel(t, step)}</div>
         <div className="jc-node__summary">{stepSummary(t, step, names)}</div>
         {step.auto && <span className="jc-auto-tag">{t('journeyEditor.canvas.automatic')}</span>}
+        <CountRow data={data} />
       </div>
       <ProblemsBadge data={data} />
     </div>
@@ -116,10 +134,11 @@ function StepCard({ data, selected, target }: { data: StepNodeData; selected: bo
 }
 
 function EndPill({ data, selected }: { data: StepNodeData; selected: boolean }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const Icon = STEP_VISUALS.end.icon;
   let tag: ReactNode = null;
   if (data.step.auto) tag = <span className="jc-auto-tag">{t('journeyEditor.canvas.automatic')}</span>;
+  const c = data.count;
   return (
     <div className={classes(data, selected, 'jc-end')} style={cssVars(data)}>
       <Handles data={data} target />
@@ -127,6 +146,18 @@ function EndPill({ data, selected }: { data: StepNodeData; selected: boolean }) 
       <Icon size={14} aria-hidden />
       <span>{stepLabel(t, data.step)}</span>
       {tag}
+      {c && (
+        <span
+          className="jc-end__count"
+          title={t('journeyRun.counts.nodeTitle', { version: c.version, now: c.now.toLocaleString(lang), total: c.total.toLocaleString(lang) })}
+          data-testid="step-count"
+          data-now={c.now}
+          data-total={c.total}
+          data-conversions={c.conversions}
+        >
+          {t('journeyRun.counts.ended', { total: c.total.toLocaleString(lang) })}
+        </span>
+      )}
       <ProblemsBadge data={data} />
     </div>
   );

@@ -3,7 +3,7 @@ import { outEdges } from '@gd/shared/journey/graph';
 import { createStep, type Journey } from '@gd/shared/journey/model';
 import { fullJourney, journey, linked, mk } from '@gd/shared/journey/testing';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
-import { addableTypes, handleIdFor, linkOfEdge, pathIndexOfHandle, pathLabel, toFlow } from './toFlow.ts';
+import { addableTypes, handleIdFor, linkOfEdge, markOf, pathIndexOfHandle, pathLabel, toFlow } from './toFlow.ts';
 import type { PeerPresence } from './types.ts';
 
 const base = { layout: {}, violations: [], peers: [], selectedStepId: null, readOnly: false };
@@ -115,5 +115,28 @@ describe('addableTypes', () => {
     const j: Journey = journey('s', linked('sourceEvents', 's', 'e'), createStep('end', 'e'));
     expect(addableTypes(j, 's', null, createStep('end', 'e'))).not.toContain('sourceEvents');
     expect(addableTypes(j, 'missing', null, undefined)).toEqual([]);
+  });
+});
+
+describe('run marks and counts on nodes', () => {
+  it('marks the focused step, the path, and dims the rest', () => {
+    expect(markOf('a', null)).toBeNull();
+    expect(markOf('a', { path: null, focus: 'b' })).toBeNull();
+    expect(markOf('b', { path: null, focus: 'b' })).toBe('focus');
+    expect(markOf('a', { path: ['a'], focus: null })).toBe('path');
+    expect(markOf('c', { path: ['a'], focus: null })).toBe('dim');
+    expect(markOf('a', { path: ['a'], focus: 'a' })).toBe('focus');
+  });
+
+  it('puts the version counts on the steps that have them, with the version counted', () => {
+    const j = fullJourney();
+    const [first, second] = j.steps;
+    const counts = { [first!.id]: { now: 2, total: 5, conversions: 1 } };
+    const { nodes } = toFlow({ ...base, journey: j, counts, countsVersion: 3, marks: { path: [first!.id], focus: null } });
+    expect(nodes.find((n) => n.id === first!.id)?.data.count).toEqual({ now: 2, total: 5, conversions: 1, version: 3 });
+    expect(nodes.find((n) => n.id === second!.id)?.data.count).toBeNull();
+    expect(nodes.find((n) => n.id === first!.id)?.data.mark).toBe('path');
+    expect(nodes.find((n) => n.id === second!.id)?.data.mark).toBe('dim');
+    expect(toFlow({ ...base, journey: j, counts }).nodes.every((n) => n.data.count === null && n.data.mark === null)).toBe(true);
   });
 });

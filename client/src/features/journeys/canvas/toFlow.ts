@@ -8,7 +8,7 @@ import { STEP_TYPES, stepCategory, type Journey, type JourneyStep, type StepType
 import { canAddAfter } from '@gd/shared/journey/rules';
 import type { JourneyViolation } from '@gd/shared/journey/validate';
 import { autoLayout } from './layout.ts';
-import type { PathLabel, PeerPresence, StepFlowEdge, StepFlowNode } from './types.ts';
+import type { CanvasMarks, PathLabel, PeerPresence, StepFlowEdge, StepFlowNode, StepMark } from './types.ts';
 
 /** The handle of a link: `next` for a single next, `path-<i>` for path i. */
 export const handleIdFor = (pathIndex: number | null): string => (pathIndex === null ? 'next' : `path-${pathIndex}`);
@@ -67,12 +67,28 @@ export interface ToFlowInput {
   readOnly: boolean;
   /** The accessible name of a node. */
   describe?: (step: JourneyStep, problems: number) => string;
+  /** The launched version's counts by step id (run/format.ts nodeCounts) and the version counted. */
+  counts?: Readonly<Record<string, { now: number; total: number; conversions: number }>>;
+  countsVersion?: number | null;
+  marks?: CanvasMarks | null;
+}
+
+/** The mark of a step: in focus, else on the marked path or dimmed off it, else none. */
+export function markOf(stepId: string, marks: CanvasMarks | null | undefined): StepMark | null {
+  if (!marks) return null;
+  if (marks.focus === stepId) return 'focus';
+  if (marks.path) return marks.path.includes(stepId) ? 'path' : 'dim';
+  return null;
 }
 
 export function toFlow(input: ToFlowInput): { nodes: StepFlowNode[]; edges: StepFlowEdge[] } {
   const { journey, violations, peers, selectedStepId, readOnly } = input;
   const positions = autoLayout(journey, input.layout);
   const byId = new Map(journey.steps.map((s) => [s.id, s]));
+  const countOf = (id: string) => {
+    const c = input.counts?.[id];
+    return c && input.countsVersion != null ? { ...c, version: input.countsVersion } : null;
+  };
   const nodes = journey.steps.map((step): StepFlowNode => {
     const own = violations.filter((v) => v.stepId === step.id);
     const category = stepCategory(step.type);
@@ -96,6 +112,8 @@ export function toFlow(input: ToFlowInput): { nodes: StepFlowNode[]; edges: Step
         peers: peers.filter((p) => p.selectedStepId === step.id).map((p) => ({ name: p.name, color: p.color })),
         outlets: outEdges(step).map((e) => ({ handleId: handleIdFor(e.pathIndex), pathIndex: e.pathIndex })),
         readOnly,
+        count: countOf(step.id),
+        mark: markOf(step.id, input.marks),
       },
     };
   });

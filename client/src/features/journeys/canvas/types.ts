@@ -48,6 +48,20 @@ export interface StepNodeData extends Record<string, unknown> {
   peers: PeerTag[];
   outlets: Outlet[];
   readOnly: boolean;
+  /** The launched version's counts at this step (none for a step the version lacks, or before a launch). */
+  count?: { now: number; total: number; conversions: number; version: number } | null;
+  /**
+   * A mark from a panel: `path` a step the shown simulation passed, `dim` one it did not, `focus`
+   * the step a passage or a timeline row points at.
+   */
+  mark?: StepMark | null;
+}
+export type StepMark = 'path' | 'dim' | 'focus';
+
+/** What a panel asks the canvas to mark: the steps of a path (the others dimmed) and one step in focus. */
+export interface CanvasMarks {
+  path: readonly string[] | null;
+  focus: string | null;
 }
 export type StepFlowNode = Node<StepNodeData, StepCategory>;
 

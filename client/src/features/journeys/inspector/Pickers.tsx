@@ -52,13 +52,14 @@ export function AudiencePicker({ value, error, onChange }: { value: string | nul
   );
 }
 
-export function EventsPicker({ values, error, onChange }: { values: string[]; error?: string; onChange: (names: string[]) => void }) {
+/** `label` and `testId` default to an events entry's; the journey settings pass their own. */
+export function EventsPicker({ values, error, onChange, label, testId = 'events-picker' }: { values: string[]; error?: string; onChange: (names: string[]) => void; label?: string; testId?: string }) {
   const { t } = useT();
   const options = useSegmentOptions();
   if (!options.knownEvents) {
     return (
       <TagsInput
-        label={t('journeyEditor.inspector.eventIds')}
+        label={label ?? t('journeyEditor.inspector.eventIds')}
         description={t('journeyEditor.inspector.eventIdsHint')}
         value={values}
         splitChars={[',']}
@@ -71,7 +72,7 @@ export function EventsPicker({ values, error, onChange }: { values: string[]; er
   }
   return (
     <MultiSelect
-      label={t('journeyEditor.inspector.eventIds')}
+      label={label ?? t('journeyEditor.inspector.eventIds')}
       placeholder={values.length === 0 ? t('journeyEditor.inspector.eventPick') : undefined}
       data={eventGroups(t, options, values)}
       value={values}
@@ -81,18 +82,20 @@ export function EventsPicker({ values, error, onChange }: { values: string[]; er
       error={error}
       onChange={onChange}
       comboboxProps={{ withinPortal: true }}
-      data-testid="events-picker"
+      data-testid={testId}
     />
   );
 }
 
-export function EventPicker({ value, error, onChange }: { value: string | null; error?: string; onChange: (name: string | null) => void }) {
+/** `label`, `placeholder` and `testId` default to an event branch's; the journey settings and the simulation pass their own. */
+export function EventPicker({ value, error, onChange, label, placeholder, testId = 'event-picker', size }: EventPickerProps) {
   const { t } = useT();
   const options = useSegmentOptions();
   return (
     <Select
-      label={t('journeyEditor.inspector.eventId')}
-      placeholder={t('journeyEditor.inspector.eventPick')}
+      label={label ?? t('journeyEditor.inspector.eventId')}
+      placeholder={placeholder ?? t('journeyEditor.inspector.eventPick')}
+      size={size}
       data={eventGroups(t, options, value ? [value] : [])}
       value={value}
       searchable
@@ -101,7 +104,7 @@ export function EventPicker({ value, error, onChange }: { value: string | null; 
       error={error}
       onChange={onChange}
       comboboxProps={{ withinPortal: true }}
-      data-testid="event-picker"
+      data-testid={testId}
     />
   );
 }
@@ -245,6 +248,16 @@ export function MessagePickers({ channel, campaignId, messageId, onChange }: Mes
 }
 
 const MESSAGING = '/communication/messaging';
+
+interface EventPickerProps {
+  value: string | null;
+  error?: string;
+  onChange: (name: string | null) => void;
+  label?: string;
+  placeholder?: string;
+  testId?: string;
+  size?: 'xs' | 'sm';
+}
 
 interface MessagePickersProps {
   channel: MessageChannel;

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { ActionIcon, Box, Button, Group, NumberInput, Select, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { MAX_AB_VARIANTS, variantTypes, type MessageVariant } from '@gd/shared/message/draft';
-import { AB_TEST_LIMITS } from '@gd/shared/message/abTest';
+import { AB_TEST_LIMITS, AbMetric, DEFAULT_AB_METRIC } from '@gd/shared/message/abTest';
 import { CommunicationType } from '@gd/shared/message/model';
 import { useT } from '../../../i18n/useT.ts';
 import { addVariant, evenVariantShares, removeVariant, setVariantType, updateVariant, variantTypeOf } from './draftEdits.ts';
@@ -45,6 +45,51 @@ export function VariantTabs({ selected, onSelect, children }: { selected: Messag
   };
 
   return (
+    <>
+      {/* The A/B test's settings (shared message/abTest.ts), one for the whole test, above the variants:
+          the test portion (the rest waits for the winner) and the metric the winner is decided on. */}
+      <Field path="abTest">
+        <Group align="flex-start" gap="md" wrap="wrap" mb="md" data-testid="ab-test-settings">
+          <NumberInput
+            label={t('abAnalysis.editor.testPercent')}
+            description={t('abAnalysis.editor.testPercentHint')}
+            value={draft.abTest.testPercent}
+            readOnly={readOnly}
+            min={AB_TEST_LIMITS.minTestPercent}
+            max={AB_TEST_LIMITS.maxTestPercent}
+            allowDecimal={false}
+            allowNegative={false}
+            suffix="%"
+            style={{ flex: '1 1 260px' }}
+            maw={420}
+            clampBehavior="blur"
+            error={errorAt('abTest.testPercent')}
+            data-testid="ab-test-percent"
+            onChange={(v) => {
+              // What is typed, unclamped (typing "25" passes 2): validation shows a value out of range.
+              const testPercent = wholeNumber(v);
+              if (testPercent === null) return;
+              edit((d) => (d.abTest.testPercent === testPercent ? d : { ...d, abTest: { ...d.abTest, testPercent } }));
+            }}
+          />
+          <Select
+            label={t('abAnalysis.editor.primaryMetric')}
+            description={t('abAnalysis.editor.primaryMetricHint')}
+            data={AbMetric.options.map((m) => ({ value: m, label: t(`abAnalysis.metrics.${m}`) }))}
+            value={draft.abTest.primaryMetric ?? DEFAULT_AB_METRIC}
+            readOnly={readOnly}
+            allowDeselect={false}
+            style={{ flex: '1 1 220px' }}
+            maw={320}
+            comboboxProps={{ withinPortal: true }}
+            data-testid="ab-primary-metric"
+            onChange={(v) => {
+              const metric = AbMetric.safeParse(v);
+              if (metric.success) edit((d) => ((d.abTest.primaryMetric ?? DEFAULT_AB_METRIC) === metric.data ? d : { ...d, abTest: { ...d.abTest, primaryMetric: metric.data } }));
+            }}
+          />
+        </Group>
+      </Field>
     <Tabs value={selected.id} onChange={(v) => v && onSelect(v)} keepMounted={false} variant="outline" data-testid="variant-tabs">
       <Group gap={0} wrap="nowrap" align="flex-end">
         <Tabs.List aria-label={t('messageEditor.variants.label')} style={{ flex: 1 }}>
@@ -153,33 +198,9 @@ export function VariantTabs({ selected, onSelect, children }: { selected: Messag
             </Text>
           )}
         </Field>
-        {/* The A/B test's test portion (shared message/abTest.ts): the rest waits for the winner. */}
-        <Field path="abTest">
-          <NumberInput
-            label={t('abAnalysis.editor.testPercent')}
-            description={t('abAnalysis.editor.testPercentHint')}
-            value={draft.abTest.testPercent}
-            readOnly={readOnly}
-            min={AB_TEST_LIMITS.minTestPercent}
-            max={AB_TEST_LIMITS.maxTestPercent}
-            allowDecimal={false}
-            allowNegative={false}
-            suffix="%"
-            maw={420}
-            mb="md"
-            clampBehavior="blur"
-            error={errorAt('abTest.testPercent')}
-            data-testid="ab-test-percent"
-            onChange={(v) => {
-              // What is typed, unclamped (typing "25" passes 2): validation shows a value out of range.
-              const testPercent = wholeNumber(v);
-              if (testPercent === null) return;
-              edit((d) => (d.abTest.testPercent === testPercent ? d : { ...d, abTest: { ...d.abTest, testPercent } }));
-            }}
-          />
-        </Field>
         {children}
       </Tabs.Panel>
     </Tabs>
+    </>
   );
 }
