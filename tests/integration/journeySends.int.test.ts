@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MessageSummary } from '@gd/shared';
+import type { MessageDraft, MessageSummary } from '@gd/shared';
 import { createTestApp, ingest, type TestApi } from '../../api-server/src/testing/harness.ts';
 import { tx } from '../../api-server/src/db/pool.ts';
 import { startSmtpSink, type SmtpSink } from '../../api-server/src/features/delivery/testing/smtpSink.ts';
@@ -44,9 +44,9 @@ const ahead = () => new Date(Date.now() + AHEAD_MS);
 const deps = () => ({ db: api.db, secret: api.deps.secret, baseUrl: api.url, log: api.deps.log, liveDocs: api.deps.liveDocs, netPolicy: netPolicy(api.deps.config) });
 const content = { sender_name: 'Team', sender_email: 'news@example.com', subject: 'Welcome aboard', html_body: '<p>Hello</p>' };
 
-async function automatic(name: string, origin: 'automaticJourney' | 'automaticRule' | 'classic' = 'automaticJourney'): Promise<MessageSummary> {
+async function automatic(name: string, origin: 'automaticJourney' | 'automaticRule' | 'classic' = 'automaticJourney', delivery?: MessageDraft['delivery']): Promise<MessageSummary> {
   const { audienceId } = await audienceOf(api, appId, [], `${name} audience`);
-  return approvedMessage(owner.client, world, { appId, type: 'email', name, audienceId, content, origin });
+  return approvedMessage(owner.client, world, { appId, type: 'email', name, audienceId, content, origin, ...(delivery ? { change: (d) => ({ ...d, delivery }) } : {}) });
 }
 
 const request = (message: MessageSummary, personId: string, key: string, extra: Partial<SendRequest> = {}): SendRequest => ({
@@ -124,6 +124,38 @@ describe('sends of journeys and rules', () => {
     expect(sink.to('eva@example.com')).toHaveLength(1);
     const dans = await api.db.query<{ status: string; error: string }>(`SELECT status, error FROM message_outbox WHERE message_id = $1 AND person_id = $2`, [message.id, dan]);
     expect(dans.rows).toEqual([{ status: 'skipped', error: 'journey_exit' }]);
+  });
+});
+
+describe('caps and quiet hours apply to journey sends as to every send', () => {
+  it('skips a send over the frequency cap (recorded on the row) and sends the one within it', async () => {
+    const message = await automatic('Capped journey', 'automaticJourney', { frequencyCap: 1, quietHours: null });
+    const { personIds } = await audienceOf(api, appId, [{ email: 'capped-journey@example.com' }], 'Capped journey people');
+    const [person] = personIds as [string];
+    // Two entries of one person reach the message step the same day.
+    expect(await tx(api.db, (c) => enqueueSends(c, [request(message, person, `cap:${person}:1`), request(message, person, `cap:${person}:2`)], ahead())))
+      .toEqual([{ status: 'queued' }, { status: 'queued' }]);
+    await drain();
+    expect(sink.to('capped-journey@example.com')).toHaveLength(1);
+    const rows = await api.db.query<{ status: string; error: string | null }>(
+      `SELECT status, error FROM message_outbox WHERE message_id = $1 ORDER BY status`, [message.id]);
+    expect(rows.rows).toEqual([{ status: 'sent', error: null }, { status: 'skipped', error: 'frequency_cap: 1 per day reached' }]);
+  });
+
+  it('holds a send that falls in quiet hours until they end, on the person\'s clock', async () => {
+    const now = ahead();
+    const hour = now.getUTCHours();
+    const clock = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
+    const message = await automatic('Quiet journey', 'automaticJourney', { frequencyCap: null, quietHours: { from: clock(hour + 23), to: clock(hour + 2) } });
+    const { personIds } = await audienceOf(api, appId, [{ email: 'quiet-journey@example.com', zone: 'UTC' }], 'Quiet journey people');
+    const [person] = personIds as [string];
+    await tx(api.db, (c) => enqueueSends(c, [request(message, person, `quiet:${person}`)], now));
+    const { rows } = await api.db.query<{ run_at: Date }>(`SELECT run_at FROM message_outbox WHERE message_id = $1`, [message.id]);
+    const runAt = rows[0]!.run_at;
+    expect(runAt.getTime()).toBeGreaterThan(now.getTime());
+    expect([runAt.getUTCHours(), runAt.getUTCMinutes()]).toEqual([(hour + 2) % 24, 0]);
+    await drain();
+    expect(sink.to('quiet-journey@example.com')).toHaveLength(0);
   });
 });
 

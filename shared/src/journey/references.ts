@@ -1,6 +1,7 @@
 /**
  * What a journey names outside itself, and whether it exists (issue 11): the audience of an
- * audience entry, the events of an events entry and of an event branch. A journey must not go live
+ * audience entry, the events of an events entry and of an event branch, and the events of its
+ * settings (exit criteria and conversion goal, issue 14). A journey must not go live
  * on an audience id or event name that the app does not have (a typed "Android" as an audience).
  * The editor checks with the lists it has loaded (the problem shows on the step as it is made);
  * launch checks with the database and also compiles the conditions of audience entries and splits
@@ -35,6 +36,7 @@ export function journeyReferences(j: Journey): JourneyReferences {
     if (s.type === 'sourceEvents') for (const e of s.eventIds) if (e.trim() && custom(e.trim())) eventNames.add(e.trim());
     if (s.type === 'flowEvent') for (const p of s.paths) if (p.eventId?.trim() && custom(p.eventId.trim())) eventNames.add(p.eventId.trim());
   }
+  for (const e of [...(j.settings?.exit.eventIds ?? []), j.settings?.goal.eventId ?? '']) if (e.trim() && custom(e.trim())) eventNames.add(e.trim());
   return { audienceIds: [...audienceIds], eventNames: [...eventNames] };
 }
 
@@ -55,5 +57,10 @@ export function referenceViolations(j: Journey, lookup: ReferenceLookup): Journe
       });
     }
   }
+  // Settings problems have no step (as validate.ts's settings codes): their path starts with `settings`.
+  j.settings?.exit.eventIds.forEach((name, i) => {
+    if (missingEvent(name)) out.push({ stepId: null, path: ['settings', 'exit', 'eventIds', i], code: 'event_not_found', params: { name: name.trim() } });
+  });
+  if (missingEvent(j.settings?.goal.eventId)) out.push({ stepId: null, path: ['settings', 'goal', 'eventId'], code: 'event_not_found', params: { name: (j.settings?.goal.eventId ?? '').trim() } });
   return out;
 }

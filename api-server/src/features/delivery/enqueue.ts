@@ -58,26 +58,48 @@ export async function enqueueSends(client: DbClient, items: readonly SendRequest
       continue;
     }
     const runId = await standingRun(client, message, first, now);
-    const group = indexes.map((i) => items[i] as SendRequest);
-    const people = await peopleOf(client, first.appId, [...new Set(group.map((g) => g.personId))]);
-    const byPerson = new Map(group.map((g) => [g.personId, g]));
     const run = { id: runId, app_id: message.app_id, message_id: message.id, kind: kindOf(first.origin), occurrence: 0 } as const;
-    const written = await writePage(client, run, message.definition, people, message.app_zone ?? 'UTC', now, {
-      keyOf: (personId) => byPerson.get(personId)?.idempotencyKey ?? `${runId}:${personId}`,
-      journeyOf: (personId) => {
-        const g = byPerson.get(personId);
-        return { entryId: g?.journeyEntryId ?? null, journeyId: g?.journeyId ?? null, stepId: g?.stepId ?? null };
-      },
-    });
-    const known = new Set(people.map((p) => p.id));
-    for (const i of indexes) {
-      const personId = (items[i] as SendRequest).personId;
-      results[i] = !known.has(personId) ? { status: 'skipped', reason: 'person_gone' }
-        : !written.addressed.has(personId) ? { status: 'skipped', reason: 'no_address' }
-          : written.inserted.has(personId) ? { status: 'queued' } : { status: 'duplicate' };
+    const definition = message.definition;
+    const people = new Map((await peopleOf(client, first.appId, [...new Set(indexes.map((i) => (items[i] as SendRequest).personId))])).map((p) => [p.id, p]));
+    // A page holds each person once (its rows are keyed by person): two requests for one person
+    // (two entries of a journey, an entry key) go in successive rounds.
+    for (const round of distinctPeopleRounds(indexes, (i) => (items[i] as SendRequest).personId)) {
+      const byPerson = new Map(round.map((i) => [(items[i] as SendRequest).personId, items[i] as SendRequest]));
+      const page = [...byPerson.keys()].flatMap((id) => people.get(id) ?? []);
+      const written = await writePage(client, run, definition, page, message.app_zone ?? 'UTC', now, {
+        keyOf: (personId) => byPerson.get(personId)?.idempotencyKey ?? `${runId}:${personId}`,
+        journeyOf: (personId) => {
+          const g = byPerson.get(personId);
+          return { entryId: g?.journeyEntryId ?? null, journeyId: g?.journeyId ?? null, stepId: g?.stepId ?? null };
+        },
+      });
+      for (const i of round) {
+        const personId = (items[i] as SendRequest).personId;
+        results[i] = !people.has(personId) ? { status: 'skipped', reason: 'person_gone' }
+          : !written.addressed.has(personId) ? { status: 'skipped', reason: 'no_address' }
+            : written.inserted.has(personId) ? { status: 'queued' } : { status: 'duplicate' };
+      }
     }
   }
   return results;
+}
+
+/** `indexes` split into rounds in which each person appears once, in order. */
+function distinctPeopleRounds(indexes: readonly number[], personOf: (i: number) => string): number[][] {
+  const rounds: number[][] = [];
+  const seen: Set<string>[] = [];
+  for (const i of indexes) {
+    const person = personOf(i);
+    let r = seen.findIndex((s) => !s.has(person));
+    if (r === -1) {
+      r = rounds.length;
+      rounds.push([]);
+      seen.push(new Set());
+    }
+    rounds[r]?.push(i);
+    seen[r]?.add(person);
+  }
+  return rounds;
 }
 
 function refusalOf(message: MessageRow | undefined, request: SendRequest): SkipReason | null {

@@ -92,14 +92,15 @@ function Rules({ app }: { app: MetaApp }) {
             isEmpty={list.length === 0}
             empty={<EmptyBlock icon={<IconBolt size={28} />} title={t('rules.emptyTitle')} description={t('rules.emptyBody')} action={addButton} />}
             label={t('nav.rules')}
-            minWidth={1100}
+            minWidth={900}
             head={
               <>
                 <Table.Th>{t('rules.col.name')}</Table.Th>
                 <Table.Th>{t('rules.col.trigger')}</Table.Th>
                 <Table.Th>{t('rules.col.message')}</Table.Th>
                 <Table.Th>{t('rules.col.status')}</Table.Th>
-                <Table.Th>{t('rules.col.owner')}</Table.Th>
+                {/* The owner only where there is room (laptops keep every other column in view). */}
+                <Table.Th visibleFrom="xl">{t('rules.col.owner')}</Table.Th>
                 <Table.Th>{t('rules.col.lastRun')}</Table.Th>
                 <Table.Th ta="right">{t('rules.col.sends')}</Table.Th>
                 <Table.Th ta="right">{t('common.actions')}</Table.Th>
@@ -127,7 +128,7 @@ function Rules({ app }: { app: MetaApp }) {
                   <Table.Td>
                     <Badge variant="light" color={active ? 'teal' : 'gray'} tt="none" style={WHOLE} data-testid="rule-status">{t(`rules.status.${rule.status}`)}</Badge>
                   </Table.Td>
-                  <Table.Td maw={160}>
+                  <Table.Td maw={160} visibleFrom="xl">
                     <Text size="sm" truncate="end">{rule.ownerName ?? t('rules.unknownOwner')}</Text>
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
