@@ -58,6 +58,39 @@ async function run(w: ReturnType<typeof worker>, clock: TestClock, total: number
   }
 }
 
+describe('interactions reported without their journey step', () => {
+  it('count for the step that sent the message (push and in-app SDKs name only the message), from its send on', async () => {
+    const w = await newWorld();
+    const clock = new TestClock(new Date(START));
+    const engine = worker(w, clock);
+    const push = await journeyMessage(w);
+    const def: Journey = {
+      ...journey('s',
+        linked('sourceEvents', 's', 'm', { eventIds: ['start'] }),
+        linked('actionMessagePush', 'm', 'w', push),
+        linked('flowWait', 'w', 'wi', { duration: 3600 }),
+        { ...mk('flowWaitInteraction', 'wi'), paths: [{ id: 'clicked', name: '', next: 'end', action: 'click' }, { id: 'late', name: '', next: 'end', duration: 86_400 }] },
+        mk('end', 'end')),
+      settings: settings({}),
+    };
+    const { journeyId } = await launch(w, def);
+    const [clicker, early] = await people(w, 2);
+    if (!clicker || !early) throw new Error('people');
+    // A click on the same message before this journey sent it (another send) answers nothing here.
+    await interaction(w, early, 'click', new Date(clock.now().getTime() - HOUR), { journeyId: null, stepId: null, messageId: push.messageId });
+    for (const p of [clicker, early]) await inboxEvent(w.db, w.appId, p, 'start', clock.now());
+    await run(engine, clock, 3 * DAY, HOUR, async (t) => {
+      if (t === 2 * HOUR) await interaction(w, clicker, 'click', clock.now(), { journeyId: null, stepId: null, messageId: push.messageId });
+    });
+    const entries = await entriesOf(w.db, journeyId);
+    const wi = async (person: string) => (await passagesOf(w.db, entries.find((e) => e.person_id === person)?.id ?? '')).find((p) => p.step_id === 'wi');
+    expect(await wi(clicker)).toMatchObject({ path_id: 'clicked', reason: 'interaction', detail: 'click' });
+    // Woken by the click's inbox row (which names no journey), not left waiting for the timeout.
+    expect((await wi(clicker))!.at.getTime() - new Date(START).getTime()).toBeLessThanOrEqual(3 * HOUR);
+    expect(await wi(early)).toMatchObject({ path_id: 'late', reason: 'timeout' });
+  });
+});
+
 describe('every step type', () => {
   it('runs a journey with every step type through a month, from the launched version', async () => {
     const w = await newWorld();

@@ -33,7 +33,7 @@ const ENTRY_KEY_MAX = 200;
 
 interface InboxRow {
   id: string; app_id: string; person_id: string; kind: 'event' | 'interaction'; name: string; at: Date;
-  properties: Record<string, unknown>; journey_id: string | null; step_id: string | null;
+  properties: Record<string, unknown>; journey_id: string | null; step_id: string | null; message_id: string | null;
 }
 
 export interface EnterContext { db: Db; log: Logger; now: () => Date; versions: VersionCache; segments: SegmentCache; appIds: readonly string[] | null }
@@ -67,13 +67,15 @@ function entryKeyOf(v: RunVersion, properties: Record<string, unknown>): string 
 }
 
 /** One batch of the inbox; answers how many rows it took. */
+const sendsMessage = (v: RunVersion, messageId: string) => v.journey.steps.some((st) => 'messageId' in st && st.messageId === messageId);
+
 export async function processInbox(ctx: EnterContext, limit = INBOX_BATCH): Promise<number> {
   const now = ctx.now();
   return tx(ctx.db, async (client) => {
     const { rows } = await client.query<InboxRow>(
       `DELETE FROM trigger_inbox WHERE id IN (SELECT id FROM trigger_inbox WHERE consumer = 'journeys' AND ($2::uuid[] IS NULL OR app_id = ANY($2))
                                                 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id::text, app_id, person_id::text, kind, name, at, properties, journey_id, step_id`, [limit, ctx.appIds]);
+       RETURNING id::text, app_id, person_id::text, kind, name, at, properties, journey_id, step_id, message_id`, [limit, ctx.appIds]);
     if (rows.length === 0) return 0;
     rows.sort((a, b) => Number(a.id) - Number(b.id));
     const byApp = await appJourneys(client, ctx.versions, [...new Set(rows.map((r) => r.app_id))]);
@@ -86,8 +88,11 @@ export async function processInbox(ctx: EnterContext, limit = INBOX_BATCH): Prom
     for (const r of rows) {
       const journeys = byApp.get(r.app_id) ?? [];
       if (r.kind === 'interaction') {
-        const j = journeys.find((x) => x.id === r.journey_id);
-        if (j) toWake(j.id, r.person_id);
+        // The journey it names, or (reported with only its message, as push and in-app SDKs do) the
+        // journeys whose running versions send that message (facts.ts matches it to the step).
+        const answered = r.journey_id ? journeys.filter((x) => x.id === r.journey_id)
+          : journeys.filter((x) => r.message_id !== null && x.running.some((v) => sendsMessage(v, r.message_id ?? '')));
+        for (const j of answered) toWake(j.id, r.person_id);
         continue;
       }
       for (const j of journeys) {

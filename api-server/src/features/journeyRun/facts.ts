@@ -1,8 +1,10 @@
 /**
  * The facts of a batch (docs/design/journey-engine.md section 2), preloaded so the pure `advance`
  * can ask them synchronously:
- * - interactions with the journey's message steps, from message_interactions (they carry the
- *   journey and step they answer), since the earliest last send of the batch's entries;
+ * - interactions with the journey's message steps, from message_interactions, since the earliest
+ *   last send of the batch's entries: those that carry the journey and step they answer (e-mail
+ *   tracking, an SDK that echoes them), and those that name only the message (push and in-app as
+ *   SDKs report them), matched to the step that sends that message; the send time bounds both;
  * - the version's flowEvent events from `events`, since the earliest `since` of the batch;
  * - each flowSplit path's segment, and the exit segment, evaluated now for the batch's people with
  *   the shared segment compiler (segments/definition.ts compileFor, which reads the catalogue through
@@ -17,7 +19,7 @@ import { compileFor } from '../segments/definition.ts';
 import type { RunVersion } from './definitions.ts';
 import type { EntryRow } from './repository.ts';
 
-interface Hit { name: string; at: number; stepId?: string | null }
+interface Hit { name: string; at: number; stepId?: string | null; messageId?: string | null }
 
 /** Compiled segments, kept for a minute of the engine's clock (relative dates move with it). */
 export class SegmentCache {
@@ -66,12 +68,16 @@ export async function loadFacts(db: Queryable, ctx: { db: Queryable; log: Logger
   // One connection (the batch's transaction) answers one query at a time: the reads run in turn.
   const jobs: (() => Promise<void>)[] = [];
   const sent = entries.map((e) => e.state.lastMessage?.at).filter((x): x is number => typeof x === 'number');
+  // The message each message step sends: interactions reported without their journey step match by it.
+  const messageOfStep = new Map(v.journey.steps.flatMap((st) => ('messageId' in st && st.messageId ? [[st.id, st.messageId] as const] : [])));
   if (v.hasInteractionSteps && sent.length > 0) {
-    jobs.push(() => db.query<{ person_id: string; step_id: string | null; kind: string; at: Date }>(
-      `SELECT person_id::text, step_id, kind, event_time AS at FROM message_interactions
-        WHERE app_id = $1 AND journey_id = $2 AND person_id = ANY($3::bigint[]) AND event_time >= $4 AND event_time <= $5 ORDER BY event_time`,
-      [appId, v.journeyId, people, new Date(Math.min(...sent)), now]).then(({ rows }) => {
-      for (const r of rows) push(interactions, r.person_id, { name: r.kind, at: r.at.getTime(), stepId: r.step_id });
+    jobs.push(() => db.query<{ person_id: string; step_id: string | null; message_id: string | null; kind: string; at: Date }>(
+      `SELECT person_id::text, step_id, message_id, kind, event_time AS at FROM message_interactions
+        WHERE app_id = $1 AND person_id = ANY($3::bigint[]) AND event_time >= $4 AND event_time <= $5
+          AND (journey_id = $2 OR (journey_id IS NULL AND message_id = ANY($6::text[])))
+        ORDER BY event_time`,
+      [appId, v.journeyId, people, new Date(Math.min(...sent)), now, [...new Set(messageOfStep.values())]]).then(({ rows }) => {
+      for (const r of rows) push(interactions, r.person_id, { name: r.kind, at: r.at.getTime(), stepId: r.step_id, messageId: r.message_id });
     }));
   }
   if (v.flowEventIds.length > 0) {
@@ -99,7 +105,8 @@ export async function loadFacts(db: Queryable, ctx: { db: Queryable; log: Logger
         interaction(messageStepId: string, kinds: readonly InteractionType[], since: number, until: number) {
           let best: { kind: InteractionType; at: number; rank: number } | null = null;
           for (const h of interactions.get(person) ?? []) {
-            if (h.stepId !== messageStepId || h.at < since || h.at > until) continue;
+            const answers = h.stepId ? h.stepId === messageStepId : !!h.messageId && h.messageId === messageOfStep.get(messageStepId);
+            if (!answers || h.at < since || h.at > until) continue;
             const rank = kinds.indexOf(h.name as InteractionType);
             if (rank < 0) continue;
             if (!best || h.at < best.at || (h.at === best.at && rank < best.rank)) best = { kind: h.name as InteractionType, at: h.at, rank };

@@ -98,7 +98,8 @@ export async function event(w: World, personId: string, name: string, at: Date, 
 }
 
 /** An interaction with a journey's message step (message_interactions) and its inbox row. */
-export async function interaction(w: World, personId: string, kind: string, at: Date, j: { journeyId: string; stepId: string; messageId: string }): Promise<void> {
+/** An interaction as reported: with its journey and step (e-mail tracking), or naming only the message (push and in-app SDKs: null journey and step). */
+export async function interaction(w: World, personId: string, kind: string, at: Date, j: { journeyId: string | null; stepId: string | null; messageId: string }): Promise<void> {
   await w.db.query(
     `INSERT INTO message_interactions (app_id, event_time, client_id, person_id, device_id, channel, kind, message_id, journey_id, step_id) VALUES ($1, $2, $3, $4, 0, 'email', $5, $6, $7, $8)`,
     [w.appId, at, randomUUID(), personId, kind, j.messageId, j.journeyId, j.stepId]);
@@ -120,7 +121,7 @@ export async function entriesOf(db: Queryable, journeyId: string): Promise<{ id:
     `SELECT id::text, person_id::text, status, step_id, end_reason, version, converted_at, conversion_step_id FROM journey_entries WHERE journey_id = $1 ORDER BY id`, [journeyId])).rows;
 }
 
-export async function passagesOf(db: Queryable, entryId: string): Promise<{ step_id: string; path_id: string | null; reason: string; detail: string | null; effect_kind: string | null; effect_status: string | null; effect_reason: string | null }[]> {
-  return (await db.query<{ step_id: string; path_id: string | null; reason: string; detail: string | null; effect_kind: string | null; effect_status: string | null; effect_reason: string | null }>(
-    `SELECT step_id, path_id, reason, detail, effect_kind, effect_status, effect_reason FROM journey_passages WHERE entry_id = $1 ORDER BY id`, [entryId])).rows;
+export async function passagesOf(db: Queryable, entryId: string): Promise<{ step_id: string; path_id: string | null; at: Date; reason: string; detail: string | null; effect_kind: string | null; effect_status: string | null; effect_reason: string | null }[]> {
+  return (await db.query<{ step_id: string; path_id: string | null; at: Date; reason: string; detail: string | null; effect_kind: string | null; effect_status: string | null; effect_reason: string | null }>(
+    `SELECT step_id, path_id, at, reason, detail, effect_kind, effect_status, effect_reason FROM journey_passages WHERE entry_id = $1 ORDER BY id`, [entryId])).rows;
 }
