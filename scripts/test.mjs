@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit, integration (real Postgres), sync and end-to-end (Chromium)
-// suites in that order (typecheck and lint side by side: each is one single-threaded process, and
-// the machine has two cores). Every suite runs even when an earlier one failed; the last line sums
-// them all as `N passed, N failed`. Exit code 0 only when nothing failed.
+// suites in that order. Typecheck, lint and the build run side by side (typecheck and lint are each
+// one single-threaded process, the machine has two cores, and the build takes seconds), and so do
+// integration and sync: the sync suite mostly waits (timeouts, reconnections: about a quarter of one
+// core over its run), so beside integration it costs little and no longer adds its own minutes.
+// Every suite runs even when an earlier one failed; the last line sums them all as
+// `N passed, N failed`. Exit code 0 only when nothing failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -32,19 +35,8 @@ function record(name, passed, failed, seconds, skipped = 0) {
   rows.push(`${failed ? '✖' : '✔'} ${name.padEnd(12)} ${String(passed).padStart(5)} passed ${String(failed).padStart(4)} failed${skips}  ${seconds}s`);
 }
 
-/** A step that is one check (typecheck, lint, build). */
-function check(name, cmd, args) {
-  if (only.length && !only.includes(name)) return;
-  console.log(`\n━━ ${name}: ${cmd} ${args.join(' ')}`);
-  const { status, seconds } = exec(cmd, args);
-  record(name, status === 0 ? 1 : 0, status === 0 ? 0 : 1, seconds);
-}
-
-function vitest(name, project) {
-  if (only.length && !only.includes(name)) return;
-  const file = path.join(out, `${name}.json`);
-  console.log(`\n━━ ${name}: vitest --project ${project}`);
-  const { status, seconds } = exec('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+/** A vitest project's counts from its JSON report (`status`: the exit code). */
+function recordVitest(name, file, status, seconds) {
   if (!existsSync(file)) return record(name, 0, 1, seconds);
   const report = JSON.parse(readFileSync(file, 'utf8'));
   // A file that failed to load counts as a failure even when it reported no test.
@@ -54,6 +46,42 @@ function vitest(name, project) {
   const empty = report.numTotalTests === 0 ? 1 : 0;
   const failed = report.numFailedTests + brokenFiles + skipped + empty + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
   record(name, report.numPassedTests, failed, seconds, skipped);
+}
+
+const vitestArgs = (project, file) => ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
+
+function vitest(name, project) {
+  if (only.length && !only.includes(name)) return;
+  const file = path.join(out, `${name}.json`);
+  console.log(`\n━━ ${name}: vitest --project ${project}`);
+  const { status, seconds } = exec('npx', vitestArgs(project, file));
+  recordVitest(name, file, status, seconds);
+}
+
+/** Runs `cmd` with its output kept, printed whole when it ends under `title` (not interleaved with others). */
+function buffered(title, cmd, args) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const output = [];
+    child.stdout.on('data', (c) => output.push(c));
+    child.stderr.on('data', (c) => output.push(c));
+    child.on('close', (code) => {
+      console.log(`\n━━ ${title}`);
+      process.stdout.write(Buffer.concat(output));
+      resolve({ status: code ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+    });
+  });
+}
+
+/** vitest projects run side by side, recorded in the order given. */
+async function vitestTogether(list) {
+  const chosen = list.filter(([name]) => !only.length || only.includes(name));
+  const results = await Promise.all(chosen.map(async ([name, project]) => {
+    const file = path.join(out, `${name}.json`);
+    return { name, file, ...(await buffered(`${name}: vitest --project ${project}`, 'npx', vitestArgs(project, file))) };
+  }));
+  for (const r of results) recordVitest(r.name, r.file, r.status, r.seconds);
 }
 
 function playwright(name) {
@@ -74,26 +102,15 @@ function playwright(name) {
  */
 async function checksTogether(list) {
   const chosen = list.filter(([name]) => !only.length || only.includes(name));
-  const results = await Promise.all(chosen.map(([name, cmd, args]) => new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
-    const output = [];
-    child.stdout.on('data', (c) => output.push(c));
-    child.stderr.on('data', (c) => output.push(c));
-    child.on('close', (code) => {
-      console.log(`\n━━ ${name}: ${cmd} ${args.join(' ')}`);
-      process.stdout.write(Buffer.concat(output));
-      resolve({ name, status: code ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1) });
-    });
-  })));
+  const results = await Promise.all(chosen.map(async ([name, cmd, args]) => ({ name, ...(await buffered(`${name}: ${cmd} ${args.join(' ')}`, cmd, args)) })));
   for (const r of results) record(r.name, r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1, r.seconds);
 }
 
-await checksTogether([['typecheck', 'npm', ['run', 'typecheck', '--silent']], ['lint', 'npm', ['run', 'lint', '--silent']]]);
+await checksTogether([
+  ['typecheck', 'npm', ['run', 'typecheck', '--silent']], ['lint', 'npm', ['run', 'lint', '--silent']], ['build', 'npm', ['run', 'build', '--silent']],
+]);
 vitest('unit', 'unit');
-vitest('integration', 'integration');
-vitest('sync', 'sync');
-check('build', 'npm', ['run', 'build', '--silent']);
+await vitestTogether([['integration', 'integration'], ['sync', 'sync']]);
 playwright('e2e');
 
 console.log(`\n${rows.join('\n')}\n`);

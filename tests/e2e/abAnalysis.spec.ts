@@ -6,7 +6,7 @@
  * the reason while no winner is declared. The performance histograms screen opens on the range.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { AFTER_LOAD, CLIENT, OPEN, apiCall, contentField, setApprovalPolicy, signIn, status, suffix, targetTestDevices } from '../support/messages.ts';
+import { AFTER_LOAD, CLIENT, OPEN, apiCall, clickAction, contentField, setApprovalPolicy, signIn, status, suffix, targetTestDevices } from '../support/messages.ts';
 
 const appIdOf = (page: Page) => page.evaluate(() => (window as unknown as { __gdSync: { names(): string[] } }).__gdSync.names()[0]?.split('/')[1] ?? '');
 
@@ -46,7 +46,7 @@ test('an A/B test\'s analysis shows both variants', async ({ browser }) => {
   const { message } = (await (await page.request.get(`/api/apps/${appId}/messages/${messageId}`)).json()) as { message: { submission: { id: string } } };
   expect((await apiCall(context, page, 'POST', `/apps/${appId}/messages/${messageId}/approve`, { submissionId: message.submission.id })).status).toBe(200);
   await expect(status(page)).toHaveAttribute('data-status', 'Approved', AFTER_LOAD);
-  await page.getByTestId('message-action-play').click();
+  await clickAction(page, 'play');
   await page.getByRole('dialog').getByRole('button', { name: 'Play', exact: true }).click();
   await expect(status(page)).toHaveAttribute('data-status', /Processing|Ready|Sending|Finished/, AFTER_LOAD);
 

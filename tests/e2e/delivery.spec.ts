@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { startSmtpSink } from '../../api-server/src/features/delivery/testing/smtpSink.ts';
-import { AFTER_LOAD, CLIENT, OPEN, apiCall, contentField, setApprovalPolicy, signIn, status, suffix, targetTestDevices } from '../support/messages.ts';
+import { AFTER_LOAD, CLIENT, OPEN, apiCall, clickAction, contentField, setApprovalPolicy, signIn, status, suffix, targetTestDevices } from '../support/messages.ts';
 
 const appIdOf = (page: Page) => page.evaluate(() => (window as unknown as { __gdSync: { names(): string[] } }).__gdSync.names()[0]?.split('/')[1] ?? '');
 const decodeQuotedPrintable = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
@@ -62,7 +62,7 @@ test('an e-mail message approved and played reaches the inbox once, tracks its l
     expect((await apiCall(context, page, 'POST', `/apps/${appId}/messages/${messageId}/approve`, { submissionId: message.submission.id })).status).toBe(200);
     await expect(status(page)).toHaveAttribute('data-status', 'Approved', AFTER_LOAD);
 
-    await page.getByTestId('message-action-play').click();
+    await clickAction(page, 'play');
     await page.getByRole('dialog').getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => sink.to(email).length, AFTER_LOAD).toBe(1);
     await expect(status(page)).toHaveAttribute('data-status', 'Finished', AFTER_LOAD);

@@ -6,7 +6,7 @@
  * A new account without an app is asked to create its first one.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { AFTER_LOAD, signIn } from '../support/people.ts';
+import { AFTER_LOAD, signInThroughUi } from '../support/people.ts';
 
 const suffix = Date.now().toString(36);
 const DAY = 86_400_000;
@@ -36,7 +36,8 @@ async function send(request: APIRequestContext, appKey: string, device: string, 
 }
 
 test('the demo owner lands on the home: key figures with their change, recent journeys and all good', async ({ browser }) => {
-  const { page, context } = await signIn(browser, OWNER);
+  // The one sign-in through the login page (the other specs sign in through the API).
+  const { page, context } = await signInThroughUi(browser, OWNER);
   await expect.poll(() => new URL(page.url()).pathname).toBe('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible(AFTER_LOAD);
   // The navigation leads back home from any screen.

@@ -6,7 +6,7 @@
  * journeys-together.spec.ts. Helpers and how offline works here: ../support/journeys.ts.
  */
 import { expect, test } from '@playwright/test';
-import { MANAGER, ADMIN, ANALYST, suffix, AFTER_LOAD, signIn, createJourney, openEditor, syncStatus, shellKept, workerReachesServer, entryPosition, forceEntryPosition, FORCED, addStep, nodeIds, nodeNamed } from '../support/journeys.ts';
+import { MANAGER, ADMIN, ANALYST, suffix, AFTER_LOAD, signIn, createJourney, openEditor, syncStatus, shellKept, workerReachesServer, entryPosition, forceEntryPosition, FORCED, copiesStored, addStep, nodeIds, nodeNamed } from '../support/journeys.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
 
 test('a journey opens offline from the browser copy, also after a reload, and its offline edits reach the server later', async ({ browser }) => {
@@ -37,6 +37,7 @@ test('a journey opens offline from the browser copy, also after a reload, and it
   // comes from the worker's copy of the app, the session, the journey and its unsaved change from
   // the browser's copies.
   expect(await workerReachesServer(context)).toBe(false);
+  await copiesStored(page);
   await page.reload();
   await expect(page.getByTestId('session-offline')).toBeVisible(AFTER_LOAD);
   await expect(page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
@@ -111,6 +112,7 @@ test('an offline session larger than the server takes in one live message, reloa
   await expect(syncStatus(page)).toContainText('6 changes not yet saved');
 
   // Reloaded while offline: the same six changes are still waiting, and said so.
+  await copiesStored(page);
   await page.reload();
   await expect(page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
   await expect(syncStatus(page)).toHaveAttribute('data-status', 'offline');
@@ -191,6 +193,7 @@ test('a change forced into a viewer\'s copy while offline stays only until the c
   await shellKept(ines.page);
   await ines.context.setOffline(true);
   await forceEntryPosition(ines.page, 4343);
+  await copiesStored(ines.page);
   await ines.page.reload();
   await expect(ines.page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
   await expect.poll(() => entryPosition(ines.page)).toEqual(FORCED(4343));

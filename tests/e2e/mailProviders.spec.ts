@@ -23,7 +23,7 @@ test('add a mail provider, test its connection, activate and edit it', async ({ 
   const port = (smtp.server.address() as AddressInfo).port;
   const name = `Relay ${Date.now().toString(36)}`;
   try {
-    const { page } = await signIn(browser, 'client@demo.growthdeck.test');
+    const { page, context } = await signIn(browser, 'client@demo.growthdeck.test');
     await page.goto('/manage/mail-providers');
     await expect(page.getByRole('heading', { name: 'Mail providers' })).toBeVisible(AFTER_LOAD);
 
@@ -68,6 +68,7 @@ test('add a mail provider, test its connection, activate and edit it', async ({ 
     await expect(edit).toBeHidden();
     await row.getByRole('button', { name: 'Test connection' }).click();
     await expect(page.getByTestId('provider-test')).toContainText('Authentication failed');
+    await context.close();
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }

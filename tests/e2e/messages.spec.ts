@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import {
-  ADMIN, AFTER_LOAD, ANALYST, CLIENT, MANAGER, apiCall, commentOn, contentField, createMessage, messageIdOf, openMessage, openReview, pin, reviewer,
+  ADMIN, AFTER_LOAD, ANALYST, CLIENT, MANAGER, apiCall, clickAction, commentOn, contentField, createMessage, messageIdOf, openMessage, openReview, pin, reviewer,
   OPEN, setApprovalPolicy, signIn, status, suffix, syncStatus, targetTestDevices,
 } from '../support/messages.ts';
 
@@ -134,7 +134,7 @@ test('a message written together, reviewed by two approvers in parallel, made st
 
   // Marta plays it.
   await expect(status(marta.page)).toHaveAttribute('data-status', 'Approved', AFTER_LOAD);
-  await marta.page.getByTestId('message-action-play').click();
+  await clickAction(marta.page, 'play');
   await marta.page.getByRole('dialog').getByRole('button', { name: 'Play', exact: true }).click();
   // The demo's test devices have no address for a push: the run finds nobody to send to and finishes.
   await expect(status(marta.page)).toHaveAttribute('data-status', 'Finished', AFTER_LOAD);

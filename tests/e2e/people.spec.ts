@@ -5,8 +5,8 @@
  * with its event filter; the selected person survives a reload, and an unknown id says so.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from '../support/env.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { signInContext } from '../support/people.ts';
 
 const suffix = Date.now().toString(36);
 const customerId = `e2e-shopper-${suffix}`;
@@ -15,14 +15,6 @@ const idfa = randomUUID().toUpperCase();
 const VIEWS = 64;
 /** After a full page load the screen's lazy chunks arrive first; on a busy shared machine that can exceed the default 10 s. */
 const AFTER_LOAD = { timeout: 30_000 };
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill('client@demo.growthdeck.test');
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/login/, AFTER_LOAD);
-}
 
 async function ingest(request: APIRequestContext, appKey: string, path: 'batch' | 'identify' | 'profile', body: unknown) {
   const res = await request.post(`/api/ingest/v1/${path}`, { headers: { 'x-app-key': appKey }, data: body });
@@ -52,7 +44,7 @@ async function seedShopper(request: APIRequestContext, appKey: string) {
 test('find a person by customer id and IDFA, read the profile and page through the timeline', async ({ page }) => {
   // Many steps and three full page loads: three times the default time on a shared, busy machine.
   test.slow();
-  await signIn(page);
+  await signInContext(page.context(), 'client@demo.growthdeck.test');
   // The apps of the demo account, with their ingestion keys; the data goes to every one so
   // whichever app the shell opens on has it.
   const apps = (await (await page.request.get('/api/apps')).json()) as { apps: { id: string; appKey: string }[] };

@@ -10,7 +10,7 @@ import { AFTER_LOAD, ANALYST, signIn } from '../support/people.ts';
 const OWNER = 'client@demo.growthdeck.test';
 
 test('the owner turns the web plugin on for a website; an analyst sees it read-only', async ({ browser }) => {
-  const { page } = await signIn(browser, OWNER);
+  const { page, context } = await signIn(browser, OWNER);
   await page.goto('/communication/messaging/plugin');
   const screen = page.getByTestId('web-plugin');
   await expect(screen).toBeVisible(AFTER_LOAD);
@@ -46,4 +46,6 @@ test('the owner turns the web plugin on for a website; an analyst sees it read-o
   await expect(analyst.page.getByText('You can see these settings; changing them needs the right to edit the app.')).toBeVisible(AFTER_LOAD);
   await expect(analyst.page.getByRole('switch', { name: 'Show in-app messages on the websites below' })).toBeDisabled();
   await expect(analyst.page.getByTestId('plugin-status')).toHaveText('On');
+  await analyst.context.close();
+  await context.close();
 });

@@ -20,8 +20,8 @@ const IN_CITY = 7;
 const ON_NEW_VERSION = 4;
 const NEW_VERSION = '9.2.0';
 
-/** Signed in, with downloads kept (the audience export is read back), within the default wait. */
-const signedIn = async (browser: Browser, email: string): Promise<Page> => (await signIn(browser, email, { acceptDownloads: true }, {})).page;
+/** Signed in, with downloads kept (the audience export is read back). */
+const signedIn = async (browser: Browser, email: string): Promise<Page> => (await signIn(browser, email, { acceptDownloads: true })).page;
 
 /** IN_CITY people in every app of the account (whichever app the shell opens on has them), ON_NEW_VERSION of them on NEW_VERSION. */
 async function seedPeople(request: APIRequestContext) {
@@ -191,6 +191,7 @@ test('two people build one segment together, the estimate follows, and the saved
   await expect(conditions(ines)).toHaveCount(2);
   await expect(ines.getByTestId('add-condition')).toHaveCount(0);
   await expect(ines.getByTestId('remove-condition')).toHaveCount(0);
+  for (const page of [ines, adrian, marta]) await page.context().close();
 });
 
 /** The countries of the people the country test seeds in Picktown (no one else lives there). */
@@ -279,4 +280,5 @@ test('a country is picked by its name, in English or Spanish, and the condition 
   await expect(again).toContainText('España');
   await expect.poll(() => countryValues(marta)).toEqual(['ES']);
   await expect(estimateCount(marta)).toHaveAttribute('data-count', String(inSpain));
+  await marta.context().close();
 });

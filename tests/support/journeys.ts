@@ -74,6 +74,33 @@ export async function forceEntryPosition(page: Page, x: number) {
 }
 export const FORCED = (x: number) => ({ x, y: x });
 
+/**
+ * Waits until this page's browser copies (IndexedDB) hold every change made in it so far, before a
+ * reload: the copy stores each change in a write begun as the change is made, and a read of the
+ * same store begun afterwards only runs once that write is done (IndexedDB orders them).
+ */
+export async function copiesStored(page: Page) {
+  await page.evaluate(async () => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[] } }).__gdSync;
+    const names = hooks.names();
+    const copies = (await indexedDB.databases()).map((d) => d.name ?? '').filter((db) => names.some((n) => db.endsWith(`:${n}`)));
+    if (copies.length === 0) throw new Error(`no browser copy of ${names.join(', ')}`);
+    for (const copy of copies) {
+      await new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open(copy);
+        open.onerror = () => reject(open.error ?? new Error(`cannot open ${copy}`));
+        open.onsuccess = () => {
+          const db = open.result;
+          const read = db.transaction('updates', 'readonly');
+          read.objectStore('updates').count();
+          read.oncomplete = () => { db.close(); resolve(); };
+          read.onerror = () => { db.close(); reject(read.error ?? new Error(`cannot read ${copy}`)); };
+        };
+      });
+    }
+  });
+}
+
 /** Inserts a step of `type` on the link that leaves the step named `after`. */
 export async function addStep(page: Page, after: string, type: string) {
   await page.getByRole('button', { name: `Add a step after ${after}`, exact: true }).first().click();

@@ -61,6 +61,18 @@ export async function targetTestDevices(page: Page) {
 
 export const status = (page: Page) => page.getByTestId('message-header').getByTestId('message-status');
 
+/**
+ * Clicks a lifecycle button of the message header (`play`, `submit`...) once no notice covers it.
+ * Notices ("Submitted for approval") show top right, over the header's buttons, for 3.5 s, and stay
+ * while the pointer is on them: a click's pointer, waiting for the button under a notice, would keep
+ * it there for good. So the pointer first leaves them, and the click waits for them to go.
+ */
+export async function clickAction(page: Page, action: string) {
+  await page.mouse.move(0, 0);
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
+  await page.getByTestId(`message-action-${action}`).click();
+}
+
 /** Opens the open submission's review from the message screen (the link shows once the summary says so). */
 export async function openReview(page: Page) {
   await page.getByTestId('open-review').click(OPEN);

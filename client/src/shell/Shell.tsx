@@ -64,7 +64,8 @@ export default function Shell() {
 
   return (
     <DatesProvider settings={{ locale: lang === 'es' ? 'es' : 'en', firstDayOfWeek: 1 }}>
-      <Notifications position="top-right" limit={4} />
+      {/* Bottom right: a notice never covers the header actions (play, submit) that the person reaches for next. */}
+      <Notifications position="bottom-right" limit={4} />
       <AppShell
         header={{ height: 60 }}
         navbar={{ width: NAVBAR_WIDTH, breakpoint: DRAWER_BREAKPOINT, collapsed: { mobile: !opened } }}
