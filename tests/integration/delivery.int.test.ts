@@ -207,11 +207,11 @@ describe('the send pipeline', () => {
     try {
       // 10:00 in Tokyo: only Tokyo's copy goes; then Madrid's at its 10:00.
       clock = new Date('2030-12-01T01:00:00Z');
-      expect(await sendDueBatch(deps, cache, 'controlled-worker', { now: () => clock })).toBe(1);
+      expect(await sendDueBatch(deps, cache, 'controlled-worker', { now: () => clock, appIds: [appId] })).toBe(1);
       expect(sink.to(emails[0]!)).toHaveLength(1);
       expect(sink.to(emails[1]!)).toHaveLength(0);
       clock = new Date('2030-12-01T09:00:00Z');
-      expect(await sendDueBatch(deps, cache, 'controlled-worker', { now: () => clock })).toBe(1);
+      expect(await sendDueBatch(deps, cache, 'controlled-worker', { now: () => clock, appIds: [appId] })).toBe(1);
       expect(sink.to(emails[1]!)).toHaveLength(1);
       expect(sink.to(emails[2]!)).toHaveLength(0);
     } finally {

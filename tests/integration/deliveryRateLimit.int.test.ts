@@ -71,7 +71,7 @@ describe('rate limits per provider', () => {
     const received = () => sink.received.filter((m) => emails.includes(m.to[0] ?? '')).length;
     try {
       // One batch takes all 20 rows; 7 go; the other 13 are spread at the limit: 7 wait for 10:00:01, 6 for 10:00:02.
-      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(7);
+      expect(await sendDueBatch(deps, cache, 'limited-worker', { now, appIds: [appId] })).toBe(7);
       expect(received()).toBe(7);
       const waiting = await api.db.query<{ run_at: Date; attempts: number; n: number }>(
         `SELECT run_at, attempts, count(*)::int AS n FROM message_outbox WHERE message_id = $1 AND status = 'queued' GROUP BY 1, 2 ORDER BY 1`, [message.id]);
@@ -81,13 +81,13 @@ describe('rate limits per provider', () => {
       ]);
       // Later in the same second nothing is due: the window is spent.
       clock = new Date('2031-03-01T10:00:00.900Z');
-      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(0);
+      expect(await sendDueBatch(deps, cache, 'limited-worker', { now, appIds: [appId] })).toBe(0);
       // Each next second takes its share, and only its share is leased.
       clock = new Date('2031-03-01T10:00:01.000Z');
-      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(7);
+      expect(await sendDueBatch(deps, cache, 'limited-worker', { now, appIds: [appId] })).toBe(7);
       expect(received()).toBe(14);
       clock = new Date('2031-03-01T10:00:02.000Z');
-      expect(await sendDueBatch(deps, cache, 'limited-worker', { now })).toBe(6);
+      expect(await sendDueBatch(deps, cache, 'limited-worker', { now, appIds: [appId] })).toBe(6);
       expect(received()).toBe(20);
     } finally {
       cache.close();

@@ -47,7 +47,7 @@ async function work(clock: Date): Promise<void> {
   try {
     for (let i = 0; i < 50; i++) {
       const resolved = await resolveNextPage(deps, 'recurring-worker', { now: () => clock });
-      const sent = await sendDueBatch(deps, cache, 'recurring-worker', { now: () => clock });
+      const sent = await sendDueBatch(deps, cache, 'recurring-worker', { now: () => clock, appIds: [appId] });
       if (!resolved && sent === 0) break;
     }
     await finishRuns(api.db, api.deps.log, () => clock);

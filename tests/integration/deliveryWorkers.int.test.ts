@@ -63,10 +63,10 @@ describe('workers sharing the outbox', () => {
     const first = new SenderCache();
     const second = new SenderCache();
     try {
-      const sending = sendDueBatch(deps(), first, 'worker-a', { leaseSeconds: 1, now: aheadNow });
+      const sending = sendDueBatch(deps(), first, 'worker-a', { leaseSeconds: 1, now: aheadNow, appIds: [appId] });
       await new Promise((r) => setTimeout(r, 1600));
       // Past the first lease: without its renewal, these rows would be leased and sent again here.
-      expect(await sendDueBatch(deps(), second, 'worker-b', { leaseSeconds: 1, now: aheadNow })).toBe(0);
+      expect(await sendDueBatch(deps(), second, 'worker-b', { leaseSeconds: 1, now: aheadNow, appIds: [appId] })).toBe(0);
       expect(await sending).toBe(4);
     } finally {
       sink.delayMs = 0;
@@ -87,10 +87,10 @@ describe('workers sharing the outbox', () => {
     const cache = new SenderCache();
     try {
       // Worker A holds the first message's row (leased, not sent yet).
-      const held = await leaseDue(api.db, 'worker-a', 1, aheadNow(), 60);
+      const held = await leaseDue(api.db, 'worker-a', 1, aheadNow(), 60, [appId]);
       expect(held.map((r) => r.message_id)).toEqual([first.id]);
       // Worker B gets the second message's row: the person is at the cap with A's send in flight, so it waits.
-      expect(await sendDueBatch(deps(), cache, 'worker-b', { now: aheadNow })).toBe(0);
+      expect(await sendDueBatch(deps(), cache, 'worker-b', { now: aheadNow, appIds: [appId] })).toBe(0);
       expect(sink.to(email)).toHaveLength(0);
       const waiting = await api.db.query<{ status: string; attempts: number; due: boolean }>(
         `SELECT status, attempts, run_at > $2 AS due FROM message_outbox WHERE message_id = $1`, [second.id, aheadNow()]);
@@ -98,7 +98,7 @@ describe('workers sharing the outbox', () => {
       // A's send fails for good: B's row, decided again, goes out (nobody was skipped for a send that never happened).
       await api.db.query(`UPDATE message_outbox SET status = 'failed', error = 'test: refused', locked_by = NULL, locked_until = NULL WHERE id = $1`, [held[0]!.id]);
       const later = new Date(Date.now() + AHEAD_MS + 6_000);
-      expect(await sendDueBatch(deps(), cache, 'worker-b', { now: () => later })).toBe(1);
+      expect(await sendDueBatch(deps(), cache, 'worker-b', { now: () => later, appIds: [appId] })).toBe(1);
       expect(sink.to(email)).toHaveLength(1);
       expect(sink.to(email)[0]!.headers.get('subject')).toBe('Hello');
     } finally {
@@ -113,9 +113,9 @@ describe('workers sharing the outbox', () => {
     await owner.client.ok('transitionMessage', { action: 'pause' }, ids);
     const cache = new SenderCache();
     try {
-      expect(await leaseDue(api.db, 'worker-a', 200, aheadNow(), 60)).toEqual([]);
+      expect(await leaseDue(api.db, 'worker-a', 200, aheadNow(), 60, [appId])).toEqual([]);
       await owner.client.ok('transitionMessage', { action: 'play' }, ids);
-      expect(await sendDueBatch(deps(), cache, 'worker-a', { now: aheadNow })).toBe(3);
+      expect(await sendDueBatch(deps(), cache, 'worker-a', { now: aheadNow, appIds: [appId] })).toBe(3);
     } finally {
       cache.close();
     }

@@ -56,7 +56,7 @@ const request = (message: MessageSummary, personId: string, key: string, extra: 
 async function drain(): Promise<void> {
   const cache = new SenderCache();
   try {
-    while ((await sendDueBatch(deps(), cache, 'journey-sends', { now: ahead })) > 0) { /* until nothing is due */ }
+    while ((await sendDueBatch(deps(), cache, 'journey-sends', { now: ahead, appIds: [appId] })) > 0) { /* until nothing is due */ }
   } finally {
     cache.close();
   }

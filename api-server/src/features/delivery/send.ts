@@ -72,11 +72,11 @@ export interface OutboxRow {
  * each running run's due rows in order through its own index range (migration 029), the earliest
  * `limit` of them all.
  */
-export async function leaseDue(db: Queryable, workerId: string, limit: number, now: Date, leaseSeconds = SEND_LEASE_SECONDS): Promise<OutboxRow[]> {
+export async function leaseDue(db: Queryable, workerId: string, limit: number, now: Date, leaseSeconds = SEND_LEASE_SECONDS, appIds: readonly string[] | null = null): Promise<OutboxRow[]> {
   const { rows } = await db.query<OutboxRow>(
     `WITH running AS (
        SELECT s.id FROM message_sends s JOIN messages m ON m.id = s.message_id
-        WHERE s.state <> 'finished' AND s.not_before <= $3
+        WHERE s.state <> 'finished' AND s.not_before <= $3 AND ($7::uuid[] IS NULL OR s.app_id = ANY($7::uuid[]))
           AND (s.kind = 'test' OR (s.kind IN ('journey', 'rule') AND m.deleted_at IS NULL AND m.status = ANY($6::text[])) OR m.status = ANY($5::text[]))
      ), picked AS (
        SELECT x.id FROM running r CROSS JOIN LATERAL (
@@ -90,7 +90,7 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
       WHERE o.id IN (SELECT id FROM picked)
       RETURNING o.id::text, o.send_id, o.app_id, o.message_id, o.person_id::text, o.channel, o.address, o.platform, o.variant_id, o.language,
                 o.time_zone, o.test, o.idempotency_key, o.attempts`,
-    [workerId, limit, now, leaseSeconds, DELIVERING_STATUSES, STANDING_STATUSES]);
+    [workerId, limit, now, leaseSeconds, DELIVERING_STATUSES, STANDING_STATUSES, appIds]);
   return rows;
 }
 
@@ -315,10 +315,11 @@ async function applyRateLimits(deps: SenderDeps, cache: SenderCache, toSend: rea
  * retired, skipped, or retried later); 0 when nothing was due or all it leased had to wait (a
  * spent rate limit), so the loop sleeps instead of leasing the same waiting rows again.
  */
-export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerId: string, opts: { batch?: number; now?: () => Date; leaseSeconds?: number } = {}): Promise<number> {
+export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerId: string, opts: { batch?: number; now?: () => Date; leaseSeconds?: number; appIds?: readonly string[] } = {}): Promise<number> {
   const clock = opts.now ?? (() => new Date());
   const leaseSeconds = opts.leaseSeconds ?? SEND_LEASE_SECONDS;
-  const rows = await leaseDue(deps.db, workerId, opts.batch ?? BATCH, clock(), leaseSeconds);
+  // `appIds`: tests only (files sharing a database leave each other's rows alone); null: every app.
+  const rows = await leaseDue(deps.db, workerId, opts.batch ?? BATCH, clock(), leaseSeconds, opts.appIds ?? null);
   if (rows.length === 0) return 0;
   const lease = new BatchLease(deps.db, workerId, rows.map((r) => r.id), leaseSeconds, clock, deps.log);
   const outcomes = new Map<string, Outcome>();
