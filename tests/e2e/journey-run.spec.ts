@@ -85,6 +85,115 @@ test('a simulation of the draft shows its timeline, and a colleague on the same 
   await adrian.context.close();
 });
 
+test('a journey launched on an audience enters the visitors the web SDK put in it: the counts show them and the message reaches them', async ({ page, baseURL }) => {
+  test.slow();
+  const { app, shop, docs, close } = await shopWorld(page, baseURL, { name: 'Au Dience', email: 'journeyaudience', account: 'Journey audience', app: 'Audience shop' });
+  try {
+
+    // Two visitors browse the shop through the web SDK; only the first adds to the cart.
+    const buyer = await page.context().newPage();
+    await buyer.goto(shop);
+    await buyer.waitForFunction(() => 'gd' in window);
+    await gd(buyer, async (t) => { t.track('add_to_cart'); await t.flush(); });
+    const browser2 = await page.context().browser()?.newContext();
+    if (!browser2) throw new Error('no browser');
+    const looker = await browser2.newPage();
+    await looker.goto(shop);
+    await looker.waitForFunction(() => 'gd' in window);
+    await gd(looker, async (t) => { t.track('page_view'); await t.flush(); });
+
+    // The demo audience: people who added to the cart in the last 7 days.
+    const { audience } = (await call(page.request, 'POST', `/apps/${app.id}/audiences`, {
+      name: `Cart adders ${suffix}`, source: { from: 'rules', rules: [{ kind: 'event_made', event: 'add_to_cart', days: 7 }] },
+    })) as { audience: { id: string; status: string; personCount: number | null } };
+    expect(audience).toMatchObject({ status: 'ready', personCount: 1 });
+
+    // The journey: the audience → the in-app message → end, launched.
+    const message = await approvedBanner(page, app.id, docs, `Audience banner ${suffix}`, `Audience ${suffix}`);
+    const tokens = { ok: async <T,>(_name: 'docToken', body: { name: string }) => (await call(page.request, 'POST', '/docs/token', body)) as T };
+    const { journey } = (await call(page.request, 'POST', `/apps/${app.id}/journeys`, { name: `Cart adders welcome ${suffix}` })) as { journey: { id: string; docName: string } };
+    const journeyDoc = await openApiDoc(tokens, journey.docName, docs);
+    applyJourneyToDoc(journeyDoc.doc, normalizeJourney({
+      entryId: 'entry',
+      steps: [
+        { ...createStep('sourceAudience', 'entry'), audienceId: audience.id, next: 'banner' },
+        { ...createStep('actionMessageInApp', 'banner'), campaignId: message.campaignId, messageId: message.id, next: 'done' },
+        createStep('end', 'done'),
+      ],
+    }));
+    await waitFor(() => !journeyDoc.provider.hasUnsyncedChanges, 'journey written');
+    await call(page.request, 'POST', `/apps/${app.id}/journeys/${journey.id}/launch`, {});
+
+    // The audience's one member entered at launch: the canvas and the totals count them.
+    await page.goto(`/communication/journeys?id=${journey.id}`);
+    await expect(page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
+    await expect(count(page, 'entry')).toHaveAttribute('data-total', '1', { timeout: 30_000 });
+    await expect(count(page, 'banner')).toHaveAttribute('data-total', '1', { timeout: 15_000 });
+    await expect(page.getByTestId('total-entered')).toHaveAttribute('data-value', '1');
+
+    // The message reaches the buyer through the SDK, and not the visitor outside the audience.
+    await buyer.goto(`${shop}?show`);
+    const banner = buyer.locator('#growthdeck-in-app [data-type="banner"]');
+    await expect(banner).toBeVisible({ timeout: 20_000 });
+    await expect(banner).toHaveAttribute('data-message', message.id);
+    // (Its SDK has asked what is on offer, and got nothing.)
+    const asked = looker.waitForResponse((r) => r.url().includes('/api/sdk/v1/in-app'));
+    await looker.goto(`${shop}?show`);
+    expect(((await (await asked).json()) as { messages?: unknown[] }).messages ?? []).toEqual([]);
+    await expect(looker.locator('#growthdeck-in-app [data-type="banner"]')).toHaveCount(0);
+    await browser2.close();
+  } finally {
+    close();
+  }
+});
+
+/**
+ * A new account (authors approve their own) with a web app whose web plugin shows in-app messages,
+ * and the customer's shop page on its own loopback server with the SDK from the product.
+ */
+async function shopWorld(page: Page, baseURL: string | undefined, who: { name: string; email: string; account: string; app: string }) {
+  let html = '';
+  const shopServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
+  const shop = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}/`;
+  const docs: DocClient[] = [];
+  await call(page.request, 'POST', '/auth/register', {
+    name: who.name, email: `${who.email}.${suffix}@e2e.example.com`, password: 'Journey-Pass-2026!', accountName: `${who.account} ${suffix}`, plan: 'growth',
+  });
+  await call(page.request, 'PUT', '/account/approval-policy', { required: 1, authorsMayApprove: true });
+  const { app } = (await call(page.request, 'POST', '/apps', { name: who.app, os: 'Web', timezone: 'Europe/Madrid' })) as { app: { id: string; appKey: string } };
+  await call(page.request, 'PUT', `/apps/${app.id}/web-plugin`, { enabled: true, domains: ['shop.example.com'], position: 'bottom', accentColor: '#0b7285', zIndex: 100000, closeButton: true });
+  html = shopPage(new URL(baseURL ?? '').origin, app.appKey);
+  return {
+    app, shop, docs,
+    close: () => {
+      for (const d of docs) d.destroy();
+      shopServer.close();
+    },
+  };
+}
+
+/** An in-app banner of origin "automatic journey", written in its document, submitted and approved. */
+async function approvedBanner(page: Page, appId: string, docs: DocClient[], name: string, campaignName: string): Promise<{ id: string; docName: string; campaignId: string }> {
+  const tokens = { ok: async <T,>(_name: 'docToken', body: { name: string }) => (await call(page.request, 'POST', '/docs/token', body)) as T };
+  const { message } = (await call(page.request, 'POST', `/apps/${appId}/messages`, { name, type: 'banner', origin: 'automaticJourney', campaignName })) as {
+    message: { id: string; docName: string; campaignId: string };
+  };
+  const messageDoc = await openApiDoc(tokens, message.docName, docs);
+  const draft = messageDraftFromDoc(messageDoc.doc);
+  applyMessageDraftToDoc(messageDoc.doc, {
+    ...draft,
+    variants: draft.variants.map((v) => ({
+      ...v,
+      content: Object.fromEntries(Object.entries(v.content).map(([lang, c]) => [lang, { ...c, title: 'Your cart is waiting', message: 'Finish your order today', position: 'top', shown_time: null }])),
+    })),
+  });
+  await waitFor(() => !messageDoc.provider.hasUnsyncedChanges, 'message written');
+  const submitted = (await call(page.request, 'POST', `/apps/${appId}/messages/${message.id}/submit`)) as { message: { submission: { id: string } } };
+  await call(page.request, 'POST', `/apps/${appId}/messages/${message.id}/approve`, { submissionId: submitted.message.submission.id });
+  return message;
+}
+
 async function call(request: APIRequestContext, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<Record<string, unknown>> {
   const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
   const res = await request.fetch(`/api${path}`, { method, headers: { 'x-csrf-token': csrfToken }, ...(data === undefined ? {} : { data }) });
@@ -110,21 +219,9 @@ const count = (page: Page, stepId: string) => page.locator(`.react-flow__node[da
 
 test('a launched journey runs for a visitor of a page with the web SDK: the counts move on the canvas and the in-app message shows', async ({ page, baseURL }) => {
   test.slow();
-  const origin = new URL(baseURL ?? '').origin;
-  let html = '';
-  const shopServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
-  const shop = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}/`;
-  const docs: DocClient[] = [];
+  // The marketer's account, a web app with the web plugin (in-app messages on the page), and the customer's shop page.
+  const { app, shop, docs, close } = await shopWorld(page, baseURL, { name: 'Jo Journey', email: 'journeyrun', account: 'Journey run', app: 'Journey shop' });
   try {
-    // The marketer's account, a web app with the web plugin (in-app messages on the page).
-    await call(page.request, 'POST', '/auth/register', {
-      name: 'Jo Journey', email: `journeyrun.${suffix}@e2e.example.com`, password: 'Journey-Pass-2026!', accountName: `Journey run ${suffix}`, plan: 'growth',
-    });
-    await call(page.request, 'PUT', '/account/approval-policy', { required: 1, authorsMayApprove: true });
-    const { app } = (await call(page.request, 'POST', '/apps', { name: 'Journey shop', os: 'Web', timezone: 'Europe/Madrid' })) as { app: { id: string; appKey: string } };
-    await call(page.request, 'PUT', `/apps/${app.id}/web-plugin`, { enabled: true, domains: ['shop.example.com'], position: 'bottom', accentColor: '#0b7285', zIndex: 100000, closeButton: true });
-    html = shopPage(origin, app.appKey);
 
     // A first visit: the visitor becomes known and `checkout` enters the app's event catalogue.
     const visitor = await page.context().newPage();
@@ -133,22 +230,8 @@ test('a launched journey runs for a visitor of a page with the web SDK: the coun
     const deviceId = await gd(visitor, async (t) => { t.track('checkout'); await t.flush(); return t.deviceId; });
 
     // The journey's in-app message (origin automatic journey), written, submitted and approved.
+    const message = await approvedBanner(page, app.id, docs, `Cart banner ${suffix}`, `Cart ${suffix}`);
     const tokens = { ok: async <T,>(_name: 'docToken', body: { name: string }) => (await call(page.request, 'POST', '/docs/token', body)) as T };
-    const { message } = (await call(page.request, 'POST', `/apps/${app.id}/messages`, { name: `Cart banner ${suffix}`, type: 'banner', origin: 'automaticJourney', campaignName: `Cart ${suffix}` })) as {
-      message: { id: string; docName: string; campaignId: string };
-    };
-    const messageDoc = await openApiDoc(tokens, message.docName, docs);
-    const draft = messageDraftFromDoc(messageDoc.doc);
-    applyMessageDraftToDoc(messageDoc.doc, {
-      ...draft,
-      variants: draft.variants.map((v) => ({
-        ...v,
-        content: Object.fromEntries(Object.entries(v.content).map(([lang, c]) => [lang, { ...c, title: 'Your cart is waiting', message: 'Finish your order today', position: 'top', shown_time: null }])),
-      })),
-    });
-    await waitFor(() => !messageDoc.provider.hasUnsyncedChanges, 'message written');
-    const submitted = (await call(page.request, 'POST', `/apps/${app.id}/messages/${message.id}/submit`)) as { message: { submission: { id: string } } };
-    await call(page.request, 'POST', `/apps/${app.id}/messages/${message.id}/approve`, { submissionId: submitted.message.submission.id });
 
     // The journey: checkout → the in-app message → end, written in its document as the editor's
     // rules make it (a wait of a day comes in before the end, automatically) and launched.
@@ -236,7 +319,6 @@ test('a launched journey runs for a visitor of a page with the web SDK: the coun
     await expect(profileTrace).toHaveAttribute('data-status', 'waiting');
     await expect(profileTrace.getByTestId('passage')).toHaveCount(2);
   } finally {
-    for (const d of docs) d.destroy();
-    shopServer.close();
+    close();
   }
 });
