@@ -47,6 +47,8 @@ const Config = z.object({
   JOURNEYS_IN_PROCESS: z.enum(['on', 'off']).default('on'),
   /** Journey entries moved per transaction (features/journeyRun/transition.ts). */
   JOURNEY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** Tests only: the apps (comma-separated ids) whose journeys this process runs; absent: every app. */
+  JOURNEY_APP_IDS: z.string().optional().transform((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined)),
   /** 'off': this API process does not run automatic rules (separate `worker` processes do; tests turn it on where they test the loop). */
   RULES_IN_PROCESS: z.enum(['on', 'off']).default('on'),
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),

@@ -40,7 +40,7 @@ const jobs = all ? startBackgroundJobs({ db, log, config, secret }) : null;
 // Messages: runs resolved into the outbox and sent (features/delivery).
 const delivery = config.WORKER_ONLY === 'journeys' ? null : startDelivery({ db, log, secret, baseUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`, netPolicy: netPolicy(config) }, { leaseSeconds: config.DELIVERY_LEASE_SECONDS });
 // Journeys: entries, transitions and postbacks (features/journeyRun; WORKER_ONLY=journeys for a process that does only that).
-const journeys = all || config.WORKER_ONLY === 'journeys' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE }) : null;
+const journeys = all || config.WORKER_ONLY === 'journeys' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE, ...(config.JOURNEY_APP_IDS ? { appIds: config.JOURNEY_APP_IDS } : {}) }) : null;
 // Automatic rules: the trigger inbox, coupon redemptions and the daily rules (features/rules).
 const rules = all ? startRules({ db, log }) : null;
 // Only once running: a failure to start must still end the process.

@@ -4,59 +4,27 @@
  * disturbs it: every step type through a month; re-entry never / after a period / always; the entry
  * key; exit events cancelling a queued send; the exit segment; the conversion goal; stop; a new
  * version while people are inside the old one; a deleted message recorded and passed; audience
- * entry (all members over several pages, then those a refresh adds); postbacks to a loopback HTTPS
- * server (filled template), a private address refused, a target that is down retried then failed;
- * and the reads (step counts, a person's journeys, the search) through the API. Last, worker
+ * entry (all members over several pages, then those a refresh adds); and the reads (step counts, a person's journeys, the search) through the API. Last, worker
  * processes killed with SIGKILL while 1,000 people run through a journey with a message step
- * (in this file, after the clock tests: the real-clock workers never see their 2100 entries, and
+ * (postbacks: postbacks.int.test.ts) (in this file, after the clock tests: the real-clock workers never see their 2100 entries, and
  * no test's inbox rows are left for them to take).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:https';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Journey, Segment } from '@gd/shared';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { Journey } from '@gd/shared';
 import { journey, linked, mk } from '@gd/shared/journey/testing';
-import { DEFAULT_JOURNEY_SETTINGS, type JourneySettings } from '@gd/shared/journey/settings';
-import { createConditionNode, createGroupNode } from '@gd/shared/segment/model';
-import { createTestApp, registerAccount, startTestApi, type TestApi, type TestClient } from '../../testing/harness.ts';
-import { loopbackCert, type LoopbackCert } from '../delivery/push/testing/tls.ts';
-import { allowList, publicOnly, type NetPolicy } from '../../net/index.ts';
+import type { JourneySettings } from '@gd/shared/journey/settings';
+import { createTestApp } from '../../testing/harness.ts';
 import { notifyAudienceJourneys } from './enter.ts';
+import { START, countryIs, journeySuite, run, settings } from './testing/suite.ts';
 import {
   DAY, HOUR, TestClock, audience, entriesOf, event, inboxEvent, interaction, journeyMessage, launch, passagesOf, people, stop, worker, type World,
 } from './testing/world.ts';
 
-let api: TestApi;
-let owner: Awaited<ReturnType<typeof registerAccount>>;
-const START = Date.parse('2100-01-04T09:00:00Z');
+const suite = journeySuite();
+const newWorld = () => suite.newWorld();
 
-beforeAll(async () => {
-  api = await startTestApi();
-  owner = await registerAccount(api);
-});
-afterAll(async () => {
-  await api.stop();
-});
-
-/** A fresh app of the account (each test its own). */
-async function newWorld(): Promise<World & { client: TestClient }> {
-  const app = await createTestApp(owner.client);
-  return { db: api.db, accountId: owner.accountId, appId: app.id, userId: owner.userId, client: owner.client };
-}
-
-const settings = (patch: Partial<JourneySettings>): JourneySettings => ({ ...structuredClone(DEFAULT_JOURNEY_SETTINGS), ...patch });
-const countryIs = (code: string): Segment => ({ rootKey: 'root', nodes: [{ ...createGroupNode('root'), children: ['c1'] }, createConditionNode('c1', { type: 'attribute', id: 'country', condition: 'equals', input: code })] });
-
-/** Moves the clock by `step` up to `total`, letting the engine work at each moment. */
-async function run(w: ReturnType<typeof worker>, clock: TestClock, total: number, step = HOUR, each?: (t: number) => Promise<void>): Promise<void> {
-  for (let t = 0; t <= total; t += step) {
-    await each?.(t);
-    await w.drain({ postbacks: true });
-    clock.advance(step);
-  }
-}
 
 describe('interactions reported without their journey step', () => {
   it('count for the step that sent the message (push and in-app SDKs name only the message), from its send on', async () => {
@@ -353,121 +321,6 @@ describe('exit, goal and stop', () => {
   });
 });
 
-describe('postbacks', () => {
-  let tls: LoopbackCert;
-  let server: Server;
-  let port: number;
-  const received: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-  let answer = 200;
-  beforeAll(async () => {
-    tls = await loopbackCert();
-    server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => { body += c.toString(); });
-      req.on('end', () => {
-        received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        res.statusCode = answer;
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
-  const loopback = (): NetPolicy => ({ allow: allowList('127.0.0.1'), extraCa: tls.cert });
-  const postbackJourney = (url: string, body: string | { param: string; value: string }[], valueMode: 'static' | 'dynamic' = 'static'): Journey => ({
-    ...journey('s', linked('sourceEvents', 's', 'pb', { eventIds: ['go'] }),
-      linked('actionPostback', 'pb', 'end', { postbackUrl: url, postbackBody: body, postbackMethod: 'POST', valueMode, postbackHeader: [{ param: 'X-Journey', value: '{{journeyId}}' }] }), mk('end', 'end')),
-    settings: settings({}),
-  });
-
-  it('calls a loopback https server with the filled template, once, and records the answer', async () => {
-    const w = await newWorld();
-    const clock = new TestClock(new Date(START));
-    const engine = worker(w, clock, { netPolicy: loopback() });
-    const template = '{"customer":"{{customerId}}","journey":"{{journeyId}}","at":{{unixTime}},"iso":"{{isoDate}}","id":"{{uuidV4}}","campaign":"{{campaignId}}","type":"{{campaignType}}"}';
-    const { journeyId } = await launch(w, postbackJourney(`https://127.0.0.1:${port}/hook?j={{journeyId}}`, template));
-    const [p] = await people(w, 1);
-    const customer = (await w.db.query<{ customer_id: string }>('SELECT customer_id FROM people WHERE id = $1', [p])).rows[0]?.customer_id;
-    await inboxEvent(w.db, w.appId, p ?? '', 'go', clock.now());
-    received.length = 0;
-    await engine.drain({ postbacks: true });
-    expect(received.length).toBe(1);
-    const got = received[0];
-    expect(got?.method).toBe('POST');
-    expect(got?.url).toBe(`/hook?j=${journeyId}`);
-    expect(got?.headers['content-type']).toBe('application/json');
-    expect(got?.headers['x-journey']).toBe(journeyId);
-    expect(got?.headers['idempotency-key']).toMatch(/^journey-postback-\d+$/);
-    const body = JSON.parse(got?.body ?? '{}') as Record<string, unknown>;
-    expect(body).toMatchObject({ customer, journey: journeyId, at: Math.floor(START / 1000), iso: new Date(START).toISOString(), campaign: '', type: '' });
-    expect(body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const rows = await w.db.query<{ status: string; response_status: number; attempts: number }>(`SELECT status, response_status, attempts FROM journey_postbacks WHERE journey_id = $1`, [journeyId]);
-    expect(rows.rows).toEqual([{ status: 'ok', response_status: 200, attempts: 1 }]);
-  });
-
-  it('sends a dynamic param list form-encoded with the person\'s values', async () => {
-    const w = await newWorld();
-    const clock = new TestClock(new Date(START));
-    const engine = worker(w, clock, { netPolicy: loopback() });
-    await launch(w, postbackJourney(`https://127.0.0.1:${port}/form`, [{ param: 'mail', value: 'email' }, { param: 'plan', value: 'plan' }], 'dynamic'));
-    const [p] = await people(w, 1);
-    await w.db.query(`UPDATE people SET attributes = '{"plan":"gold"}' WHERE id = $1`, [p]);
-    await inboxEvent(w.db, w.appId, p ?? '', 'go', clock.now());
-    received.length = 0;
-    await engine.drain({ postbacks: true });
-    const email = (await w.db.query<{ email: string }>('SELECT email FROM people WHERE id = $1', [p])).rows[0]?.email ?? '';
-    expect(received.map((r) => [r.headers['content-type'], r.body])).toEqual([['application/x-www-form-urlencoded', new URLSearchParams({ mail: email, plan: 'gold' }).toString()]]);
-  });
-
-  it('refuses a private address (without the tests\' allowance), without retrying', async () => {
-    const w = await newWorld();
-    const clock = new TestClock(new Date(START));
-    const engine = worker(w, clock, { netPolicy: publicOnly() });
-    const { journeyId } = await launch(w, postbackJourney(`https://127.0.0.1:${port}/private`, '{}'));
-    const [p] = await people(w, 1);
-    await inboxEvent(w.db, w.appId, p ?? '', 'go', clock.now());
-    received.length = 0;
-    await engine.drain({ postbacks: true });
-    expect(received.length).toBe(0);
-    const rows = await w.db.query<{ status: string; error: string; attempts: number }>(`SELECT status, error, attempts FROM journey_postbacks WHERE journey_id = $1`, [journeyId]);
-    expect(rows.rows[0]).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(rows.rows[0]?.error).toMatch(/^refused_address/);
-    // The person moved on regardless.
-    expect((await entriesOf(w.db, journeyId)).map((e) => e.status)).toEqual(['ended']);
-  });
-
-  it('retries a target that is down with backoff, then records it failed', async () => {
-    const w = await newWorld();
-    const clock = new TestClock(new Date(START));
-    const engine = worker(w, clock, { netPolicy: loopback() });
-    answer = 503;
-    try {
-      const { journeyId } = await launch(w, postbackJourney(`https://127.0.0.1:${port}/down`, '{}'));
-      const [p] = await people(w, 1);
-      await inboxEvent(w.db, w.appId, p ?? '', 'go', clock.now());
-      received.length = 0;
-      await engine.drain({ postbacks: true });
-      expect(received.length).toBe(1);
-      // The next attempt waits for its backoff (10 s, 30 s, 90 s, 270 s).
-      clock.advance(5_000);
-      await engine.drain({ postbacks: true });
-      expect(received.length).toBe(1);
-      for (let i = 0; i < 10; i++) {
-        clock.advance(300_000);
-        await engine.drain({ postbacks: true });
-      }
-      expect(received.length).toBe(5);
-      const rows = await w.db.query<{ status: string; error: string; attempts: number; response_status: number }>(`SELECT status, error, attempts, response_status FROM journey_postbacks WHERE journey_id = $1`, [journeyId]);
-      expect(rows.rows).toEqual([{ status: 'failed', error: 'http_503', attempts: 5, response_status: 503 }]);
-    } finally {
-      answer = 200;
-    }
-  });
-});
-
 describe('reads', () => {
   it('answers step counts, a person\'s journeys and the search inside a journey', async () => {
     const w = await newWorld();
@@ -504,7 +357,7 @@ describe('reads', () => {
       expect(found.people.map((p) => [p.personId, p.entries.map((e) => e.stepId)]), q).toEqual([[group[1], ['w']]]);
     }
     // Another app's id answers as an unknown journey.
-    const other = await createTestApp(owner.client);
+    const other = await createTestApp(suite.owner.client);
     const refused = await w.client.call('journeyStepCounts', undefined, { appId: other.id, journeyId });
     expect(refused.body.status).toBe('KO');
   });
@@ -515,12 +368,15 @@ describe('crash', () => {
   afterAll(() => {
     for (const c of workers) if (c.exitCode === null) c.kill('SIGKILL');
   });
-  /** A journeys-only worker process on the test database, with small batches so a kill lands mid-run. */
-  function startWorker(): ChildProcess {
+  /**
+   * A journeys-only worker process on the test database, with small batches so a kill lands
+   * mid-run, scoped to this test's app: other files' inbox rows and entries are not its to take.
+   */
+  function startWorker(appId: string): ChildProcess {
     const root = path.resolve(import.meta.dirname, '../../../..');
     const child = spawn(process.execPath, [path.join(root, 'api-server/src/worker.ts')], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), JWT_SECRET: api.deps.config.JWT_SECRET, WORKER_ONLY: 'journeys', JOURNEY_BATCH_SIZE: '25', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/gd-it' },
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), JWT_SECRET: suite.api.deps.config.JWT_SECRET, WORKER_ONLY: 'journeys', JOURNEY_BATCH_SIZE: '25', JOURNEY_APP_IDS: appId, LOG_LEVEL: 'silent', DATA_DIR: '/tmp/gd-it' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     workers.push(child);
@@ -550,15 +406,15 @@ describe('crash', () => {
     const sent = async () => (await w.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM message_outbox WHERE journey_id = $1`, [journeyId])).rows[0]?.n ?? 0;
     const ended = async () => (await w.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM journey_entries WHERE journey_id = $1 AND status = 'ended'`, [journeyId])).rows[0]?.n ?? 0;
     // Two kills at different points (mid-send, mid-wait), then a worker that finishes.
-    const first = startWorker();
+    const first = startWorker(w.appId);
     await until(async () => (await sent()) >= 200, 'the first 200 sends');
     await kill(first);
     const atFirstKill = await sent();
-    const second = startWorker();
+    const second = startWorker(w.appId);
     await until(async () => (await ended()) >= 300 || (await sent()) >= 1000, 'more progress');
     await kill(second);
     const atSecondKill = await ended();
-    startWorker();
+    startWorker(w.appId);
     await until(async () => (await ended()) === 1000, 'everyone to reach the end', 120_000);
     expect(atFirstKill).toBeLessThan(1000);
     expect(atSecondKill).toBeLessThan(1000);
