@@ -5,6 +5,7 @@
  * proxy that drops everything.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { reopenConnection } from '@gd/shared/docs/providerSocket';
 import { openClient, openHeartbeatClient, synced, waitFor } from './testing/clients.ts';
 import { createFixture, type Fixture } from './testing/fixtures.ts';
 import { startProxy, type FaultyProxy } from './testing/proxy.ts';
@@ -58,4 +59,28 @@ it('notices a silently dropped connection within 10 s and confirms every pending
   await waitFor(() => provider.isAuthenticated && !provider.hasUnsyncedChanges && doc.getMap('layout').get('fromColleague') === true,
     'every pending change confirmed, and the colleague\'s edit received', 5_000);
   await waitFor(() => colleague.doc.getMap('layout').get('offline9') === 9, 'the colleague has the changes');
+});
+
+it('a socket closed while the network is down reconnects when it returns, though its close never finished', async () => {
+  const name = await fx.newJourneyDoc();
+  const client = openHeartbeatClient({ url: proxy.url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
+  const { doc, provider, socket } = client;
+  stops.push(client.stop);
+  await waitFor(() => provider.isSynced && provider.isAuthenticated, 'synced');
+
+  // The browser goes offline: the session closes the socket (collabSession.onBrowserOffline). With
+  // no network its closing handshake cannot finish, so the provider still calls it connected.
+  proxy.blackhole();
+  socket.disconnect();
+  doc.getMap('layout').set('whileOffline', 1);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(socket.status).toBe('connected');
+
+  // Back online (collabSession.onBrowserOnline): the change made meanwhile reaches the server.
+  proxy.heal();
+  reopenConnection(socket);
+  await waitFor(() => provider.isAuthenticated && !provider.hasUnsyncedChanges, 'reconnected, the change confirmed', 5_000);
+  const reader = openClient({ url: server.url, name, token: () => fx.token(fx.users.manager, { doc: name }) });
+  stops.push(() => reader.destroy());
+  await waitFor(() => reader.doc.getMap('layout').get('whileOffline') === 1, 'another client reads the change');
 });

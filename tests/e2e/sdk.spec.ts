@@ -62,8 +62,12 @@ async function shopAndMarketer(page: Page, origin: string, shop: string, serve: 
   const { app } = (await call(page.request, 'POST', '/apps', { name: 'Web shop', os: 'Web', timezone: 'Europe/Lisbon' })) as { app: { appKey: string } };
   serve(shopPage(origin, app.appKey));
 
-  // Track with nothing sent yet (no flush), then reload: the queue survives in localStorage.
+  // The page's start sends the install and the session at once; wait for that, so what follows
+  // stays queued (no flush: flushAt 1000, a 1 h interval), then reload: the queue survives in
+  // localStorage. Without the wait the start's drain could still be sending and take the new
+  // events along before the network drops.
   await openShop(page, shop);
+  await expect.poll(() => queued(page)).toBe(0);
   await page.evaluate(() => {
     const { gd } = window as unknown as { gd: { track(n: string, p?: object): void; screen(n: string): void } };
     gd.screen('home');

@@ -27,7 +27,7 @@ import { parseDocName, type DocumentKind } from '@gd/shared/docs/names';
 import { SCHEMA_VERSION } from '@gd/shared/docs/schema';
 import { ErrorCode } from '@gd/shared/errors';
 import { SYNC_SOCKET_OPTIONS, startHeartbeat } from '@gd/shared/docs/heartbeat';
-import { restartConnection } from '@gd/shared/docs/providerSocket';
+import { reopenConnection, restartConnection } from '@gd/shared/docs/providerSocket';
 import { ACCESS_CHANGED_CODE, ACCESS_CHANGED_PREFIX, DOC_SUMMARY_CHANGED, SYNC_PING, UPDATE_REJECTED_CODE, UPDATE_REJECTED_PREFIX } from '@gd/shared/schemas/docs';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
@@ -412,9 +412,15 @@ export class CollabSession {
   };
 
   private onBrowserOnline = () => {
+    const wasOffline = !this.browserOnline;
     this.browserOnline = true;
     this.retryAttempt = 0;
-    if (this.phase === 'open') void this.socket?.connect();
+    // The socket closed when the browser went offline may not have finished closing (see
+    // reopenConnection): connect() alone would then do nothing, for good.
+    if (this.phase === 'open' && this.socket) {
+      if (wasOffline) reopenConnection(this.socket);
+      else void this.socket.connect();
+    }
     this.emit();
   };
 
@@ -433,7 +439,7 @@ export class CollabSession {
     socket.disconnect();
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      if (this.socket === socket && this.browserOnline) void socket.connect();
+      if (this.socket === socket && this.browserOnline) reopenConnection(socket);
     }, retryDelay(this.retryAttempt++));
   }
 

@@ -37,6 +37,27 @@ export function destroyProvider(provider: Destroyable, socket: Destroyable): voi
   socket.destroy();
 }
 
+interface Reopenable extends Reconnectable {
+  /** The provider's WebSocketStatus: 'connecting', 'connected' or 'disconnected'. */
+  readonly status: string;
+  onClose(parameters: { event: { code: number; reason: string } }): void;
+}
+
+/**
+ * Connects again a socket that was told to disconnect (the browser went offline, a retry after a
+ * refused token). The provider's connect() does nothing while it still calls its socket
+ * connected, and a socket closed without a network may stay "connected" for a long time: its
+ * closing handshake cannot finish, so its close event comes late (or, in a browser whose network
+ * is emulated offline, after the network is back). Connecting then was a no-op, and disconnect()
+ * had cleared the provider's wish to connect, so when the close finally came nothing reconnected:
+ * the document stayed offline for good. The stale socket is dropped first (the provider's own
+ * close handling: listeners removed, attempt rejected, status disconnected), then a new one opens.
+ */
+export function reopenConnection(socket: Reopenable): void {
+  if (socket.status !== 'disconnected') socket.onClose({ event: { code: 4000, reason: 'reopened after a disconnect' } });
+  void socket.connect();
+}
+
 /** Gives up the current connection attempt and starts a new one (the heartbeat's restart). */
 export function restartConnection(socket: Reconnectable): void {
   socket.disconnect();
