@@ -32,6 +32,7 @@ import { ingestRouter } from './features/ingest/routes.ts';
 import { sdkMessagesRouter } from './features/sdkMessages/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
 import { segmentRoutes } from './features/segments/routes.ts';
+import { funnelRoutes } from './features/funnels/routes.ts';
 import { importRoutes } from './features/imports/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
 import { homeRoutes } from './features/home/routes.ts';
@@ -42,6 +43,10 @@ import { pushCredentialRoutes } from './features/delivery/push/credentialsRoutes
 import { abAnalysisRoutes } from './features/abAnalysis/routes.ts';
 import { webPushRoutes, webPushSdkRouter } from './features/delivery/push/webPushRoutes.ts';
 import { ruleRoutes } from './features/rules/routes.ts';
+import { cohortRoutes } from './features/cohorts/routes.ts';
+import { reportRoutes } from './features/reports/routes.ts';
+import { dashboardRoutes } from './features/dashboards/routes.ts';
+import { executiveRoutes } from './features/executive/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -103,6 +108,7 @@ export function createApp(deps: Deps): express.Express {
   peopleRoutes(api, deps);
   tagRoutes(api, deps);
   segmentRoutes(api, deps);
+  funnelRoutes(api, deps);
   importRoutes(api, deps);
   exportRoutes(api, deps);
   homeRoutes(api, deps);
@@ -113,6 +119,10 @@ export function createApp(deps: Deps): express.Express {
   abAnalysisRoutes(api, deps);
   webPushRoutes(api, deps);
   ruleRoutes(api, deps);
+  cohortRoutes(api, deps);
+  reportRoutes(api, deps);
+  dashboardRoutes(api, deps);
+  executiveRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

@@ -72,6 +72,13 @@ export const endpointRoutes = {
   explore: { method: 'GET', path: '/apps/:appId/explore' },
   listEventDefinitions: { method: 'GET', path: '/apps/:appId/event-definitions' },
   updateEventDefinition: { method: 'PUT', path: '/apps/:appId/event-definitions/:eventName' },
+  setEventBreakdowns: { method: 'PUT', path: '/apps/:appId/event-definitions/:eventName/breakdowns' },
+
+  // Funnels (endpoints/funnels.ts)
+  funnel: { method: 'GET', path: '/apps/:appId/funnels/query' },
+  queryFunnel: { method: 'POST', path: '/apps/:appId/funnels/query' },
+  funnelPeople: { method: 'POST', path: '/apps/:appId/funnels/people' },
+  saveFunnelAudience: { method: 'POST', path: '/apps/:appId/funnels/audience' },
 
   // People (endpoints/people.ts)
   searchPeople: { method: 'GET', path: '/apps/:appId/people' },
@@ -218,6 +225,28 @@ export const endpointRoutes = {
   deleteRule: { method: 'DELETE', path: '/apps/:appId/rules/:ruleId' },
   activateRule: { method: 'POST', path: '/apps/:appId/rules/:ruleId/activate' },
   pauseRule: { method: 'POST', path: '/apps/:appId/rules/:ruleId/pause' },
+
+  // Scheduled reports (endpoints/reports.ts)
+  listReports: { method: 'GET', path: '/apps/:appId/reports' },
+  getReport: { method: 'GET', path: '/apps/:appId/reports/:reportId' },
+  createReport: { method: 'POST', path: '/apps/:appId/reports' },
+  updateReport: { method: 'PUT', path: '/apps/:appId/reports/:reportId' },
+  deleteReport: { method: 'DELETE', path: '/apps/:appId/reports/:reportId' },
+  runReportNow: { method: 'POST', path: '/apps/:appId/reports/:reportId/run' },
+  listReportRuns: { method: 'GET', path: '/apps/:appId/reports/:reportId/runs' },
+  downloadReportRun: { method: 'GET', path: '/apps/:appId/reports/:reportId/runs/:runId/download' },
+
+  // Cohorts (endpoints/cohorts.ts)
+  cohort: { method: 'POST', path: '/apps/:appId/cohorts/query' },
+  saveCohortAudience: { method: 'POST', path: '/apps/:appId/cohorts/audience' },
+
+  // Dashboards and the executive view (endpoints/dashboards.ts)
+  listDashboards: { method: 'GET', path: '/apps/:appId/dashboards' },
+  getDashboard: { method: 'GET', path: '/apps/:appId/dashboards/:dashboardId' },
+  createDashboard: { method: 'POST', path: '/apps/:appId/dashboards' },
+  updateDashboard: { method: 'PUT', path: '/apps/:appId/dashboards/:dashboardId' },
+  deleteDashboard: { method: 'DELETE', path: '/apps/:appId/dashboards/:dashboardId' },
+  getExecutive: { method: 'GET', path: '/executive' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

@@ -31,6 +31,10 @@ import { abAnalysisEndpoints } from './endpoints/abAnalysis.ts';
 import { sdkMessageEndpoints } from './endpoints/sdkMessages.ts';
 import { webPushEndpoints } from './endpoints/webPush.ts';
 import { ruleEndpoints } from './endpoints/rules.ts';
+import { reportEndpoints } from './endpoints/reports.ts';
+import { funnelEndpoints } from './endpoints/funnels.ts';
+import { cohortEndpoints } from './endpoints/cohorts.ts';
+import { dashboardEndpoints } from './endpoints/dashboards.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -42,6 +46,7 @@ export const endpoints = {
   ...journeySimulationEndpoints,
   ...journeyRunEndpoints,
   ...behaviourEndpoints,
+  ...funnelEndpoints,
   ...peopleEndpoints,
   ...ingestEndpoints,
   ...sdkMessageEndpoints,
@@ -59,6 +64,9 @@ export const endpoints = {
   ...abAnalysisEndpoints,
   ...webPushEndpoints,
   ...ruleEndpoints,
+  ...reportEndpoints,
+  ...cohortEndpoints,
+  ...dashboardEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -14,4 +14,6 @@ export * from './message/index.ts';
 export * from './messageAnalytics/variation.ts';
 export * from './docs/index.ts';
 export * from './behaviour/index.ts';
+export * from './analytics/retention.ts';
+export * from './analytics/funnel.ts';
 export * from './people/name.ts';

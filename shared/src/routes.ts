@@ -22,9 +22,9 @@ export interface RouteDef {
 const r = (path: string, area: Area, label: string, ready = false, nav = true): RouteDef => ({ path, area, label, ready, nav });
 
 export const ROUTES: readonly RouteDef[] = [
-  r('/main/dashboards', 'main', 'dashboards'),
-  r('/main/executive', 'main', 'executive'),
-  r('/main/reports', 'main', 'reports'),
+  r('/main/dashboards', 'main', 'dashboards', true),
+  r('/main/executive', 'main', 'executive', true),
+  r('/main/reports', 'main', 'reports', true),
 
   r('/acquisition/activity', 'acquisition', 'activity'),
   r('/acquisition/apptracker', 'acquisition', 'apptracker'),
@@ -41,8 +41,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('/acquisition/assisted-installs', 'acquisition', 'assistedInstalls'),
 
   r('/behavior/explore', 'behavior', 'explore', true),
-  r('/behavior/funnels', 'behavior', 'funnels'),
-  r('/behavior/cohort', 'behavior', 'cohort'),
+  r('/behavior/funnels', 'behavior', 'funnels', true),
+  r('/behavior/cohort', 'behavior', 'cohort', true),
   r('/behavior/audiences', 'behavior', 'audiences', true),
   r('/behavior/people', 'behavior', 'people', true),
   r('/behavior/events', 'behavior', 'events', true),

@@ -69,6 +69,7 @@ beforeAll(async () => {
       case 'journey': return fx.newJourneyDoc();
       case 'segment': return fx.newSegmentDoc();
       case 'message': return fx.newMessageDoc();
+      case 'dashboard': return fx.newDashboardDoc();
     }
   };
   for (const kind of DOC_KINDS) {

@@ -18,7 +18,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as Y from 'yjs';
 import {
-  initJourneyDoc, initMessageDoc, initSegmentDoc, migrateDoc, parseDocName, type DocKind, type DocNameParts,
+  initDashboardDoc, initJourneyDoc, initMessageDoc, initSegmentDoc, migrateDoc, parseDocName, type DocKind, type DocNameParts,
 } from '@gd/shared';
 import type { Document, Extension, Hocuspocus } from '@hocuspocus/server';
 import type { Logger } from 'pino';
@@ -32,6 +32,7 @@ const INIT: Record<DocKind, (doc: Y.Doc, name: string) => boolean> = {
   journey: initJourneyDoc,
   segment: initSegmentDoc,
   message: initMessageDoc,
+  dashboard: initDashboardDoc,
 };
 
 export interface RetryPolicy { initialMs: number; maxMs: number }

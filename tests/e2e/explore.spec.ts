@@ -5,18 +5,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { call, parseCsv } from '../support/api.ts';
 
 const suffix = Date.now().toString(36);
 const DAY = 86_400_000;
 
 /** A JSON call of the app's API with the session's cookies and the CSRF token (as the web client sends it). */
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<Record<string, unknown>> {
-  const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const res = await request.fetch(`/api${path}`, { method, headers: { 'x-csrf-token': csrfToken }, ...(data === undefined ? {} : { data }) });
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.status, JSON.stringify(body)).toBe('OK');
-  return body;
-}
 
 /** One device's events through the ingestion API, as an SDK sends them. */
 async function sendEvents(request: APIRequestContext, appKey: string, country: string, times: number[]) {
@@ -29,34 +23,6 @@ async function sendEvents(request: APIRequestContext, appKey: string, country: s
   });
   const body = (await res.json()) as { status: string; accepted: string[] };
   expect(body.accepted).toHaveLength(times.length);
-}
-
-/** Minimal RFC 4180 reader (quoted cells, doubled quotes, CRLF) for the downloaded file. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  return rows;
 }
 
 /** The cell texts of table rows. */

@@ -7,18 +7,11 @@
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { AFTER_LOAD, signInThroughUi } from '../support/people.ts';
+import { call } from '../support/api.ts';
 
 const suffix = Date.now().toString(36);
 const DAY = 86_400_000;
 const OWNER = 'client@demo.growthdeck.test';
-
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<Record<string, unknown>> {
-  const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const res = await request.fetch(`/api${path}`, { method, headers: { 'x-csrf-token': csrfToken }, ...(data === undefined ? {} : { data }) });
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.status, JSON.stringify(body)).toBe('OK');
-  return body;
-}
 
 /** One device's events through the ingestion API, as an SDK sends them. */
 async function send(request: APIRequestContext, appKey: string, device: string, events: { name: string; time: number; revenue?: number }[]) {

@@ -12,18 +12,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { call } from '../support/api.ts';
 
 const suffix = Date.now().toString(36);
 const customerId = `sdk-buyer-${suffix}`;
-
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<Record<string, unknown>> {
-  const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const res = await request.fetch(`/api${path}`, { method, headers: { 'x-csrf-token': csrfToken }, ...(data === undefined ? {} : { data }) });
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.status, JSON.stringify(body)).toBe('OK');
-  return body;
-}
 
 /** The customer's page: loads the SDK from the product and exposes its tracker as window.gd. */
 function shopPage(productOrigin: string, appKey: string): string {

@@ -8,8 +8,9 @@
  *   explore parameters kept), carried to the next screen, and an invalid range is ignored.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { MANAGER, signIn } from '../support/people.ts';
+import { call } from '../support/api.ts';
 
 const suffix = Date.now().toString(36);
 const DAY = 86_400_000;
@@ -20,13 +21,6 @@ const SCREENS = [
 ];
 
 /** A JSON call of the app's API with the session's cookies and the CSRF token (as the web client sends it). */
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<Record<string, unknown>> {
-  const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const res = await request.fetch(`/api${path}`, { method, headers: { 'x-csrf-token': csrfToken }, ...(data === undefined ? {} : { data }) });
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.status, JSON.stringify(body)).toBe('OK');
-  return body;
-}
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);

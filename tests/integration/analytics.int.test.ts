@@ -84,9 +84,9 @@ describe('events in the app time zone', () => {
     expect(body.series).toEqual([{ key: null, values: [2, 1, 1], total: 4 }]);
   });
 
-  it('answers the same days from the events table (people metric) as from the rollup', async () => {
+  it('answers the same days from the person structures (people metric) as from the rollup', async () => {
     const body = await exploreOf({ event: 'purchase', metric: 'people', timeGroup: 'day' });
-    expect(body.source).toBe('events');
+    expect(body.source).toBe('peopleRollup');
     expect(body.series).toEqual([{ key: null, values: [2, 1, 1], total: 2 }]);
     const perPerson = await exploreOf({ event: 'purchase', metric: 'eventsPerPerson' });
     expect(perPerson.series[0]).toMatchObject({ values: [1, 1, 1], total: 2 });

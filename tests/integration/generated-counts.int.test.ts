@@ -11,7 +11,7 @@ import { sendPeople } from '../../api-server/src/seed/behaviour.ts';
 import { ExpectedCounts, addDays, generatePeople, type Dimension, type GeneratedPerson, type GeneratorConfig } from '../../api-server/src/seed/generator/index.ts';
 
 interface Series { key: string | null; values: number[]; total: number }
-interface ExploreBody { buckets: string[]; series: Series[]; source: 'rollup' | 'events' }
+interface ExploreBody { buckets: string[]; series: Series[]; source: 'rollup' | 'events' | 'peopleRollup' | 'propertyRollup' }
 interface EventSummary { name: string; events: number; people: number; revenue: number }
 
 const config: GeneratorConfig = { seed: 20_261_101, people: 300, days: 14, endDate: '2026-11-01', timezone: 'Europe/Madrid', appOs: 'iOS' };
@@ -92,7 +92,7 @@ describe('generated activity, counted by the API', () => {
     }
   });
 
-  it('explores daily counts, revenue and people of an event, from the rollup and the events table', async () => {
+  it('explores daily counts, revenue and people of an event, from the rollups kept by ingestion', async () => {
     const days = expected.days();
     const sessions = await explore({ event: 'gd_start_session' });
     expect(sessions.source).toBe('rollup');
@@ -101,7 +101,7 @@ describe('generated activity, counted by the API', () => {
     expect(revenue.series[0]?.values.map(cents)).toEqual(days.map((d) => cents(expected.revenue('gd_transaction', d))));
     expect(cents(revenue.series[0]?.total ?? 0)).toBe(cents(expected.revenue('gd_transaction')));
     const buyers = await explore({ event: 'gd_transaction', metric: 'people' });
-    expect(buyers.source).toBe('events');
+    expect(buyers.source).toBe('peopleRollup');
     expect(buyers.series[0]?.values).toEqual(days.map((d) => expected.uniquePeople('gd_transaction', d)));
     expect(buyers.series[0]?.total).toBe(expected.uniquePeople('gd_transaction'));
   });

@@ -36,7 +36,8 @@ try {
         await page.goto(`${base}/${lang}${target}`);
         await page.waitForLoadState('networkidle');
         await page.waitForTimeout(400);
-        const file = path.join(outDir, `${size.name}-${lang}${target.replaceAll('/', '_') || '_root'}.png`);
+        // A long query (a funnel in the URL) is cut: file names have a length limit.
+        const file = path.join(outDir, `${size.name}-${lang}${target.replaceAll('/', '_').slice(0, 120) || '_root'}.png`);
         await page.screenshot({ path: file });
         console.log(file);
       }

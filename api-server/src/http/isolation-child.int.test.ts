@@ -152,6 +152,7 @@ beforeAll(async () => {
 
   victim.device = (await victimOwner.ok<{ device: { id: string } }>('addTestDevice', { name: 'Phone', idType: 'gaid', deviceId: '38400000-8cf0-11bd-b23e-10b96e40000d' }, p)).device.id;
   victim.segment = (await victimOwner.ok<{ segment: { id: string } }>('createSegment', { name: 'Secret segment' }, p)).segment.id;
+  victim.dashboard = (await victimOwner.ok<{ dashboard: { id: string } }>('createDashboard', { name: 'Secret dashboard' }, p)).dashboard.id;
   const { audience } = await victimOwner.ok<{ audience: { id: string; personCount: number } }>('createAudience', {
     name: 'Secret audience', source: { from: 'rules', rules: [{ kind: 'tag_value', tagId: tag.id, value: 'gold' }] },
   }, p);
@@ -181,6 +182,16 @@ beforeAll(async () => {
   victim.mailProvider = (await victimOwner.ok<{ provider: { id: string } }>('createMailProvider', {
     name: 'Secret relay', host: '203.0.114.10', port: 587, tls: 'starttls', username: 'secret', password: 'secret-password', senderName: 'Secret', senderEmail: 'secret@example.com',
   })).provider.id;
+  // A scheduled report of app B (paused: it never runs here) and a finished run with its file, written as a run leaves them.
+  victim.report = (await victimOwner.ok<{ report: { id: string } }>('createReport', {
+    name: 'Secret report', kind: 'explore', query: { event: 'secret_event' }, schedule: { frequency: 'daily' }, active: false,
+    target: { type: 'email', mailProviderId: victim.mailProvider, recipients: ['secret@example.com'] },
+  }, p)).report.id;
+  victim.reportRun = (await api.db.query<{ id: string }>(
+    `INSERT INTO report_runs (account_id, app_id, report_id, trigger, start_day, end_day, status, row_count, byte_size, file_name)
+     VALUES ($1, $2, $3, 'manual', '2026-01-01', '2026-01-07', 'ready', 1, 16, 'secret.csv') RETURNING id`,
+    [victimAccount, appB, victim.report])).rows[0]!.id;
+  await api.db.query(`INSERT INTO stored_file_chunks (file_id, seq, data) VALUES ($1, 0, $2)`, [victim.reportRun, Buffer.from('date,events\r\nx,1\r\n')]);
   // App B's push credentials: the rows compared after the sweep include them (the routes name the
   // caller's own app and a provider, no child: isolation.int.test.ts refuses another account's app).
   await victimOwner.ok('putApnsCredentials', { keyId: 'SECRET0001', teamId: 'SECRET0001', bundleId: 'com.example.secret', environment: 'production', privateKeyPem: apnsKey().privateKeyPem }, p);
@@ -247,8 +258,10 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   launchJourney: {},
   updateTag: { name: 'hijacked', valueType: 'text' },
   updateEventDefinition: { label: 'Hijacked' },
+  setEventBreakdowns: { properties: ['hijacked'] },
   sendAbWinner: { variantId: 'A', metric: 'click' },
   renameSegment: { name: 'Hijacked' },
+  updateDashboard: { name: 'Hijacked', window: 'day' },
   cloneSegment: { name: 'Stolen copy' },
   updateAudience: { name: 'Hijacked', active: false },
   cloneAudience: { name: 'Stolen copy' },
@@ -266,6 +279,7 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateMailProvider: { name: 'Hijacked', host: '203.0.114.11', port: 465, tls: 'tls', username: 'spy', password: 'spy-password', senderName: 'Spy', senderEmail: 'spy@example.com' },
   updateRule: { name: 'Hijacked', trigger: { kind: 'event_made', eventId: 'spy' }, messageId: randomUUID() },
   cloneRule: { name: 'Stolen copy' },
+  updateReport: { name: 'Hijacked', kind: 'explore', query: { event: 'spy' }, schedule: { frequency: 'daily' }, target: { type: 'email', recipients: ['spy@example.com'] } },
   simulateJourney: { source: 'draft' },
 };
 
@@ -333,6 +347,11 @@ const FIELD_CASES: FieldCase[] = [
   },
   // The caller's own journey simulated for the person named.
   { field: 'simulateJourney body.personId', children: ['person'], build: (c, _k, id) => ({ params: { appId: c.appId, journeyId: c.own.journeyId }, body: { source: 'draft', personId: id } }) },
+  // A report e-mailed through the named provider (an account child: refused alike, nothing created).
+  {
+    field: 'createReport body.target.mailProviderId', children: ['mailProvider'],
+    build: (c, _k, id) => ({ params: { appId: c.appId }, body: { name: `Probe ${id}`, kind: 'explore', query: { event: 'probe' }, schedule: { frequency: 'daily' }, target: { type: 'email', mailProviderId: id, recipients: ['probe@example.com'] } } }),
+  },
   { field: 'listAudienceExports query.audienceId', children: ['audience'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { audienceId: id } }) },
   // Fields that name a child without an id-like name.
   { field: 'searchPeople query.q', children: ['customer', 'deviceKey'], build: (c, _k, id) => ({ params: { appId: c.appId }, query: { q: id } }) },
@@ -456,7 +475,7 @@ const CHILD_TABLES: Record<string, string> = {
   message_events: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
   document_updates: 'name IN (SELECT name FROM documents WHERE app_id = ANY($2))',
   import_rows: 'task_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2))',
-  stored_file_chunks: 'file_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2) UNION SELECT id FROM audience_exports WHERE app_id = ANY($2))',
+  stored_file_chunks: 'file_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2) UNION SELECT id FROM audience_exports WHERE app_id = ANY($2) UNION SELECT id FROM report_runs WHERE app_id = ANY($2))',
   refresh_tokens: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
   one_time_tokens: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
   password_history: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',

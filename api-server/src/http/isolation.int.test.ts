@@ -26,6 +26,7 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   cloneJourney: { name: 'Stolen copy' },
   updateTag: { name: 'Hijacked', valueType: 'text' },
   updateEventDefinition: { label: 'Hijacked' },
+  setEventBreakdowns: { properties: ['hijacked'] },
   transitionMessage: { action: 'pause' },
   approveMessage: { submissionId: '00000000-0000-4000-8000-000000000000' },
   rejectMessage: { submissionId: '00000000-0000-4000-8000-000000000000', reason: 'Hijacked' },
@@ -98,6 +99,17 @@ beforeAll(async () => {
   ids.ruleId = (await api.db.query<{ id: string }>(
     `INSERT INTO rules (account_id, app_id, name, kind, trigger, message_id, status) VALUES ($1, $2, 'Secret rule', 'event_made', '{"kind":"event_made","eventId":"secret"}', $3, 'paused') RETURNING id`,
     [owner.accountId, app.id, message.id])).rows[0]!.id;
+  // A scheduled report of the app (paused: it never runs here) and a finished run of it, written as a run leaves it.
+  ids.reportId = (await owner.client.ok<{ report: { id: string } }>('createReport', {
+    name: 'Secret report', kind: 'explore', query: { event: 'secret_event' }, schedule: { frequency: 'daily' }, active: false,
+    target: { type: 'email', mailProviderId: provider.id, recipients: ['secret@example.com'] },
+  }, { appId: app.id })).report.id;
+  ids.runId = (await api.db.query<{ id: string }>(
+    `INSERT INTO report_runs (account_id, app_id, report_id, trigger, start_day, end_day, status, row_count, byte_size, file_name)
+     VALUES ($1, $2, $3, 'manual', '2026-01-01', '2026-01-07', 'ready', 0, 0, 'secret.csv') RETURNING id`,
+    [owner.accountId, app.id, ids.reportId])).rows[0]!.id;
+  // A dashboard of the app.
+  ids.dashboardId = (await owner.client.ok<{ dashboard: { id: string } }>('createDashboard', { name: 'Secret dashboard', window: 'week' }, { appId: app.id })).dashboard.id;
   // Push credentials of the app (APNs; `provider` names the one to delete).
   await owner.client.ok('putApnsCredentials', { ...spyApns, keyId: 'SECRET0001', teamId: 'SECRET0001', bundleId: 'com.example.secret' }, { appId: app.id });
   ids.provider = 'apns';

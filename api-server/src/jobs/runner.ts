@@ -46,7 +46,7 @@ export interface JobKind {
   /** For logs. */
   name: string;
   /** The table holding the jobs (columns queue, run_at, attempts, max_attempts, locked_by, locked_until). */
-  table: 'import_tasks' | 'audience_exports';
+  table: 'import_tasks' | 'audience_exports' | 'scheduled_reports' | 'report_runs' | 'event_breakdowns';
   /** SQL condition on the table's rows (alias-free) for rows that may run. */
   runnable: string;
   run(job: Claimed, ctx: JobContext): Promise<void>;

@@ -6,6 +6,8 @@ import type { LiveDocReader } from '../features/documents/liveDocs.ts';
 import { exportJobKind } from '../features/exports/run.ts';
 import { netPolicy } from '../net/index.ts';
 import { importJobKind } from '../features/imports/run.ts';
+import { reportRunJobKind, reportScheduleJobKind } from '../features/reports/run.ts';
+import { breakdownBackfillJobKind } from '../features/analytics/breakdowns.ts';
 import { startJobRunner, type JobRunner } from './runner.ts';
 
 export interface JobDeps {
@@ -34,6 +36,9 @@ export function startBackgroundJobs(deps: JobDeps, opts: { intervalMs?: number; 
         notifyJourneys: () => deps.notifyJourneys?.(),
       }),
       exportJobKind({ db: deps.db, log: deps.log }),
+      reportScheduleJobKind({ db: deps.db, log: deps.log, secret: deps.secret, net }),
+      reportRunJobKind({ db: deps.db, log: deps.log, secret: deps.secret, net }),
+      breakdownBackfillJobKind({ db: deps.db, log: deps.log }),
     ],
   });
 }

@@ -20,7 +20,11 @@ import { guardedConnect, guardedSocket } from './socket.ts';
 export { FTPError };
 export type { FtpClient, SftpClient };
 
-export interface FileServerLogin { host: string; port: number; username: string; password: string; timeoutMs?: number; signal?: AbortSignal | undefined }
+export interface FileServerLogin {
+  host: string; port: number; username: string; password: string; timeoutMs?: number; signal?: AbortSignal | undefined;
+  /** SFTP only: log in with this private key (OpenSSH or PEM) instead of the password. */
+  privateKey?: string | undefined;
+}
 
 /** A logged-in FTP client (plain FTP; anonymous when no username is given). */
 export async function connectFtp(policy: NetPolicy, login: FileServerLogin): Promise<FtpClient> {
@@ -43,7 +47,10 @@ export async function connectSftp(policy: NetPolicy, login: FileServerLogin): Pr
   const sock = await guardedConnect(policy, { host: login.host, port: login.port, connectTimeoutMs: timeoutMs, signal: login.signal });
   const sftp = new SftpClient('import');
   try {
-    await sftp.connect({ sock, host: login.host, port: login.port, username: login.username, password: login.password, readyTimeout: timeoutMs });
+    await sftp.connect({
+      sock, host: login.host, port: login.port, username: login.username, readyTimeout: timeoutMs,
+      ...(login.privateKey ? { privateKey: login.privateKey } : { password: login.password }),
+    });
     return sftp;
   } catch (error) {
     sock.destroy();

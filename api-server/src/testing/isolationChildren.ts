@@ -19,7 +19,11 @@ export type Child =
   /** An automatic rule of an app. */
   | 'rule'
   /** A person's customer id and an SDK device id: what people search matches. */
-  | 'customer' | 'deviceKey';
+  | 'customer' | 'deviceKey'
+  /** A dashboard of an app. */
+  | 'dashboard'
+  /** A scheduled report of an app, and one of its runs. */
+  | 'report' | 'reportRun';
 /** Children of the account rather than of an app: only another account's caller may not name them. */
 export const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role', 'mailProvider']);
 
@@ -32,6 +36,8 @@ export const PATH_CHILDREN: Record<string, Child> = {
   parameterId: 'parameter', templateId: 'template',
   providerId: 'mailProvider',
   ruleId: 'rule',
+  dashboardId: 'dashboard',
+  reportId: 'report', runId: 'reportRun',
 };
 /**
  * Path parameters that name no child: the caller's own app, a version number inside the journey
@@ -74,6 +80,7 @@ export const FIELD_EXEMPT: Record<string, string> = {
   'updateRule body.trigger.productId': 'a product id the rule matches in the caller\'s own app\'s purchases as they arrive, never a lookup',
   'updateRule body.messageId': 'the same check as createRule body.messageId (rules/routes.ts `checked`), run only after the rule in the path was found in the caller\'s app',
   'updateRule body.trigger.messageId': 'the same check as createRule body.trigger.messageId (rules/routes.ts `checked`), run only after the rule in the path was found',
+  'updateReport body.target.mailProviderId': 'the same check as createReport body.target.mailProviderId (reports/routes.ts `prepare`), run only after the report in the path was found in the caller\'s app',
   'updateRule body.trigger.tagId': 'the same check as createRule body.trigger.tagId (rules/routes.ts `checked`), run only after the rule in the path was found',
   'simulateJourney body.behaviour.events[].eventId': 'an event name of a described behaviour, matched against the journey\'s own steps in memory, never a lookup',
   'simulateJourney body.behaviour.interactions[].stepId': 'a step of the journey in the path (already found in the caller\'s app), not a row',
@@ -81,7 +88,7 @@ export const FIELD_EXEMPT: Record<string, string> = {
 };
 
 /** Document kinds and the child whose id their names carry; null: no entity table yet. */
-export const DOC_CHILDREN: Record<DocumentKind, Child | null> = { journey: 'journey', segment: 'segment', message: 'message' };
+export const DOC_CHILDREN: Record<DocumentKind, Child | null> = { journey: 'journey', segment: 'segment', message: 'message', dashboard: 'dashboard' };
 
 export const isSessionRoute = (n: EndpointName) => endpoints[n].auth !== 'public' && endpoints[n].auth !== 'appKey';
 export const sessionEndpoints = (Object.keys(endpoints) as EndpointName[]).filter(isSessionRoute);

@@ -8,6 +8,8 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 type Screen = LazyExoticComponent<ComponentType>;
 
 export const SCREENS: Readonly<Record<string, Screen>> = {
+  '/main/dashboards': lazy(() => import('../features/dashboards/DashboardsPage.tsx')),
+  '/main/executive': lazy(() => import('../features/executive/ExecutivePage.tsx')),
   '/user/account': lazy(() => import('../features/account/AccountPage.tsx')),
   '/user/account/apps': lazy(() => import('../features/account/AppsPage.tsx')),
   '/user/account/users': lazy(() => import('../features/account/UsersPage.tsx')),
@@ -27,6 +29,7 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/admin/native-templates': lazy(() => import('../features/messageSettings/PlatformNativeTemplatesPage.tsx')),
   '/communication/journeys': lazy(() => import('../features/journeys/JourneysPage.tsx')),
   '/communication/rules': lazy(() => import('../features/rules/RulesPage.tsx')),
+  '/main/reports': lazy(() => import('../features/reports/ReportsPage.tsx')),
   '/communication/messaging': lazy(() => import('../features/messages/MessagesPage.tsx')),
   '/communication/messaging/native_ad': lazy(() => import('../features/messages/NativeAdsPage.tsx')),
   '/communication/report': lazy(() => import('../features/messageAnalytics/MessageReportPage.tsx')),
@@ -36,6 +39,8 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/communication/performance-histograms': lazy(() => import('../features/abAnalysis/HistogramsPage.tsx')),
   '/behavior/events': lazy(() => import('../features/analytics/EventsPage.tsx')),
   '/behavior/explore': lazy(() => import('../features/analytics/ExplorePage.tsx')),
+  '/behavior/funnels': lazy(() => import('../features/funnels/FunnelsPage.tsx')),
+  '/behavior/cohort': lazy(() => import('../features/cohorts/CohortPage.tsx')),
   '/manage/events': lazy(() => import('../features/analytics/ManageEventsPage.tsx')),
   '/behavior/people': lazy(() => import('../features/people/PeoplePage.tsx')),
   '/behavior/audiences': lazy(() => import('../features/segments/AudiencesPage.tsx')),

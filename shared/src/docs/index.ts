@@ -3,5 +3,6 @@ export * from './schema.ts';
 export * from './journeyDoc.ts';
 export * from './segmentDoc.ts';
 export * from './messageDoc.ts';
+export * from './dashboardDoc.ts';
 export * from './migrate.ts';
 export * from './updateShape.ts';

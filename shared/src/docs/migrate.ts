@@ -26,6 +26,7 @@ const stampOnly: DocMigration = { to: 1, up: () => undefined };
 export const DOC_MIGRATIONS: DocMigrations = {
   journey: [stampOnly],
   segment: [stampOnly, { to: 2, up: migrateSegmentListsToSets }],
+  dashboard: [stampOnly],
   message: [stampOnly, { to: 2, up: migrateMessageToVariants }, { to: 3, up: migrateMessageConversion }, { to: 4, up: migrateMessageAbTest }],
 };
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-export const DocumentKind = z.enum(['journey', 'segment', 'message']);
+export const DocumentKind = z.enum(['journey', 'segment', 'message', 'dashboard']);
 export type DocumentKind = z.infer<typeof DocumentKind>;
 export const DOC_KINDS = DocumentKind.options;
 
@@ -20,6 +20,7 @@ export const DOC_ENTITY_TABLES: Readonly<Record<DocumentKind, { table: string; o
   journey: { table: 'journeys', owner: 'created_by' },
   segment: { table: 'segments', owner: 'created_by' },
   message: { table: 'messages', owner: 'owner_id' },
+  dashboard: { table: 'dashboards', owner: 'created_by' },
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -10,7 +10,8 @@
  *   a condition's `multiSelect` a Y.Array of values merged as a set, since version 2);
  * - message (version 4, messageDoc.ts; 3 added the `conversion` setting, 4 `abTest`): `settings` (setting → value), `languages` (language →
  *   position), `variants` (id → Y.Map), `content` (`<variantId>/<language>` → Y.Map of fields, the
- *   long texts as Y.Text).
+ *   long texts as Y.Text);
+ * - dashboard (dashboardDoc.ts): `widgets` (widget id → Y.Map of title, kind, query, x, y, w, h).
  */
 import type { DocumentKind } from './names.ts';
 
@@ -18,6 +19,7 @@ export const DOC_ROOTS = {
   journey: ['meta', 'steps', 'layout', 'settings', 'simulation'],
   segment: ['meta', 'nodes'],
   message: ['meta', 'settings', 'languages', 'variants', 'content'],
+  dashboard: ['meta', 'widgets'],
 } as const satisfies Record<DocumentKind, readonly string[]>;
 export type DocRoot<K extends DocumentKind> = (typeof DOC_ROOTS)[K][number];
 
@@ -26,16 +28,18 @@ export const DOC_ROOT_VALUES: { [K in DocumentKind]: Record<DocRoot<K>, 'map' | 
   journey: { meta: 'json', steps: 'map', layout: 'json', settings: 'json', simulation: 'json' },
   segment: { meta: 'json', nodes: 'map' },
   message: { meta: 'json', settings: 'json', languages: 'json', variants: 'map', content: 'map' },
+  dashboard: { meta: 'json', widgets: 'map' },
 };
 
 export const META_KEYS = {
   journey: ['schemaVersion', 'kind', 'entryId'],
   segment: ['schemaVersion', 'kind', 'rootKey'],
   message: ['schemaVersion', 'kind'],
+  dashboard: ['schemaVersion', 'kind'],
 } as const satisfies Record<DocumentKind, readonly string[]>;
 
 /** The schema version this code writes, per kind. Older documents are migrated on load. */
-export const SCHEMA_VERSION = { journey: 1, segment: 2, message: 4 } as const satisfies Record<DocumentKind, number>;
+export const SCHEMA_VERSION = { journey: 1, segment: 2, message: 4, dashboard: 1 } as const satisfies Record<DocumentKind, number>;
 
 /** Largest live update (one edit, sent as it is made) the sync server accepts in one message. */
 export const MAX_UPDATE_BYTES = 512 * 1024;

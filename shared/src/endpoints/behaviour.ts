@@ -3,7 +3,7 @@
  * table in ./people.ts). Query strings are parsed with the `query` schemas (schemas/behaviour.ts).
  */
 import {
-  EventCatalogueAnswer, EventDefinition, EventDefinitionUpdate, EventListAnswer, EventListQuery, EventPropertiesAnswer,
+  EventBreakdownsUpdate, EventCatalogueAnswer, EventDefinition, EventDefinitionUpdate, EventListAnswer, EventListQuery, EventPropertiesAnswer,
   EventPropertiesQuery, EventTrendAnswer, EventTrendQuery, ExploreAnswer, ExploreQuery,
 } from '../schemas/behaviour.ts';
 import { ep } from './define.ts';
@@ -31,7 +31,9 @@ export const behaviourEndpoints = {
       'timeGroup=hour|day|week|month (default day); breakdown=source|country|os|appVersion|property (optional; top 10 values + __other__, ' +
       'missing values __empty__); property (the property name, only with breakdown=property); compare=true|false (previous period). ' +
       'events and revenue by day/week/month with no breakdown or a source/country/os/appVersion breakdown come from the daily rollup ' +
-      '(answer source "rollup"); people, eventsPerPerson, hour and property breakdowns read the events table (source "events"). ' +
+      '(answer source "rollup"); events and revenue by a property marked as a breakdown in the catalogue come from its rollup (source "propertyRollup"); ' +
+      'people and eventsPerPerson by day/week/month without a breakdown come from distinct people per day and the person month bitmaps (source "peopleRollup"); ' +
+      'hours, unmarked properties and people by a breakdown read the events table (source "events"); all exact. ' +
       'Example: /api/apps/<appId>/explore?event=purchase&startDay=2026-01-01&endDay=2026-01-30&timeGroup=day&breakdown=country',
   }),
   listEventDefinitions: ep({
@@ -41,5 +43,12 @@ export const behaviourEndpoints = {
   updateEventDefinition: ep({
     method: 'PUT', path: '/apps/:appId/event-definitions/:eventName', auth: 'api:events.edit', request: EventDefinitionUpdate, response: { definition: EventDefinition },
     summary: 'Change the label, conversion type or hidden flag of a custom event (built-in events are not editable)',
+  }),
+  setEventBreakdowns: ep({
+    method: 'PUT', path: '/apps/:appId/event-definitions/:eventName/breakdowns', auth: 'api:events.edit', request: EventBreakdownsUpdate, response: { definition: EventDefinition },
+    summary:
+      'Mark the properties of a custom event explore breaks down by from a rollup (body: properties, the whole set, at most 5). ' +
+      'A new mark counts the events received from a cut-over a few seconds ahead at ingestion; a backfill job counts the earlier ones, ' +
+      'then the mark is ready (definition.breakdowns[].ready). Until then explore reads the events table. Unmarking drops the rollup rows',
   }),
 } as const;

@@ -20,7 +20,11 @@ import { pushCredentialsEs } from './pushCredentials/es.ts';
 import { webPushEs } from './webPush/es.ts';
 import { abAnalysisEs } from './abAnalysis/es.ts';
 import { rulesEs } from './rules/es.ts';
+import { reportsEs } from './reports/es.ts';
 import { journeyRunEs } from './journeyRun/es.ts';
+import { cohortsEs } from './cohorts/es.ts';
+import { funnelsEs } from './funnels/es.ts';
+import { dashboardsEs } from './dashboards/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -44,5 +48,9 @@ export const es: Catalogue = {
   ...webPushEs,
   ...abAnalysisEs,
   ...rulesEs,
+  ...reportsEs,
   ...journeyRunEs,
+  ...cohortsEs,
+  ...funnelsEs,
+  ...dashboardsEs,
 };

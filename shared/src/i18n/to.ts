@@ -21,7 +21,11 @@ import { pushCredentialsTo } from './pushCredentials/to.ts';
 import { webPushTo } from './webPush/to.ts';
 import { abAnalysisTo } from './abAnalysis/to.ts';
 import { rulesTo } from './rules/to.ts';
+import { reportsTo } from './reports/to.ts';
 import { journeyRunTo } from './journeyRun/to.ts';
+import { cohortsTo } from './cohorts/to.ts';
+import { funnelsTo } from './funnels/to.ts';
+import { dashboardsTo } from './dashboards/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -43,5 +47,9 @@ export const to: DeepPartial<Catalogue> = {
   ...webPushTo,
   ...abAnalysisTo,
   ...rulesTo,
+  ...reportsTo,
   ...journeyRunTo,
+  ...cohortsTo,
+  ...funnelsTo,
+  ...dashboardsTo,
 };

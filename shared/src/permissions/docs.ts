@@ -5,7 +5,7 @@
  */
 import { can, type PermissionSubject } from './can.ts';
 
-export type DocKind = 'journey' | 'segment' | 'message';
+export type DocKind = 'journey' | 'segment' | 'message' | 'dashboard';
 export type DocAccess = 'write' | 'read';
 
 export function docAccess(subject: PermissionSubject, kind: DocKind, ownerId: string | null): DocAccess | null {
@@ -20,6 +20,9 @@ export function docAccess(subject: PermissionSubject, kind: DocKind, ownerId: st
     case 'message':
       if (can(subject, 'ui:message.edit', ctx)) return 'write';
       return can(subject, { or: ['ui:message.view', 'ui:message.read'] }, ctx) ? 'read' : null;
+    case 'dashboard':
+      if (can(subject, 'ui:dashboards.edit', ctx)) return 'write';
+      return can(subject, 'ui:dashboards.view', ctx) ? 'read' : null;
     default: {
       const never: never = kind;
       throw new Error(`unknown document kind ${String(never)}`);

@@ -62,6 +62,8 @@ export const API_KEYS = {
   'api:account.plan': 'write',
   /** Editing the custom event catalogue (/manage/events): labels, conversion types, hidden flags. */
   'api:events.edit': 'write',
+  /** Scheduling reports (/main/reports): create, edit, delete, run now. */
+  'api:reports.edit': 'write',
 } as const satisfies Record<string, Access>;
 
 type UiKeyOf<R extends keyof typeof UI_ACTIONS> = `ui:${R}.${(typeof UI_ACTIONS)[R][number]}`;

@@ -35,6 +35,8 @@ export const ANALYTICS_LIMITS = {
   topValues: 10,
   /** Longest custom event label. */
   maxLabelLength: 100,
+  /** Properties of one custom event marked as breakdowns (each costs a rollup row per day and value). */
+  maxBreakdownProperties: 5,
 } as const;
 
 /** Whole days from `startDay` to `endDay`, both included. */
@@ -198,8 +200,13 @@ export const ExploreAnswer = {
   /** Bucket labels: HH:00 for `hour`, else the YYYY-MM-DD day each bucket starts on. */
   buckets: z.array(z.string()),
   series: z.array(ExploreSeries),
-  /** Where the figures came from: the daily rollup or the events table. */
-  source: z.enum(['rollup', 'events']),
+  /**
+   * Where the figures came from: the daily rollup, the property breakdown rollup of a property marked
+   * as a breakdown in the catalogue, distinct people per day and the person month bitmaps
+   * (`peopleRollup`, exact), or the events table (unmarked properties, hours of the day, people
+   * by a breakdown).
+   */
+  source: z.enum(['rollup', 'propertyRollup', 'peopleRollup', 'events']),
   /**
    * For metric=revenue: the one currency (ISO 4217) every revenue event of the event over the
    * range (and the previous period when comparing) named, else null (none, or several: the sums
@@ -217,6 +224,12 @@ export const EventDefinition = z.object({
   hidden: z.boolean(),
   /** When the first event of this name arrived (null when only the rollup knows it). */
   firstSeenAt: z.string().nullable(),
+  /**
+   * Properties marked as breakdowns: explore answers a breakdown by them from a rollup kept by
+   * ingestion once `ready` (their past events counted by the backfill job); until then, from the
+   * events table.
+   */
+  breakdowns: z.array(z.object({ property: z.string(), ready: z.boolean() })),
 });
 export type EventDefinition = z.infer<typeof EventDefinition>;
 
@@ -242,3 +255,13 @@ export const EventDefinitionUpdate = z
   })
   .refine((v) => v.label !== undefined || v.conversionType !== undefined || v.hidden !== undefined, { message: 'Nothing to change: give label, conversionType or hidden' });
 export type EventDefinitionUpdate = z.infer<typeof EventDefinitionUpdate>;
+
+/** The properties of a custom event marked as breakdowns (the whole set: absent ones are unmarked). */
+export const EventBreakdownsUpdate = z
+  .object({
+    properties: z.array(z.string().trim().min(1).max(64)).max(ANALYTICS_LIMITS.maxBreakdownProperties),
+  })
+  .superRefine((v, ctx) => {
+    if (new Set(v.properties).size !== v.properties.length) ctx.addIssue({ code: 'custom', path: ['properties'], message: 'A property is marked once' });
+  });
+export type EventBreakdownsUpdate = z.infer<typeof EventBreakdownsUpdate>;

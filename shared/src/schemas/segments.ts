@@ -86,6 +86,8 @@ export const AudienceSummary = z.object({
   /** The segment as last evaluated (null for imports). */
   definition: Segment.nullable(),
   isTest: z.boolean(),
+  /** For a fixed audience saved from an analysis (source type none): which one, from `source_config.from`. */
+  origin: z.enum(['funnel', 'cohort']).nullable().optional(),
   /** People as of the last successful refresh (null before the first). */
   personCount: z.number().int().nullable(),
   refreshedAt: Time,

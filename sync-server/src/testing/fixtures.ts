@@ -32,6 +32,8 @@ export interface Fixture {
   newSegmentDoc(createdBy?: TestUser): Promise<string>;
   /** A message (in a new campaign) of the same app, created and owned by `createdBy`; returns its document name. */
   newMessageDoc(createdBy?: TestUser): Promise<string>;
+  /** A dashboard of the same app, created by `createdBy`; returns its document name. */
+  newDashboardDoc(createdBy?: TestUser): Promise<string>;
 }
 
 const one = async <T>(db: pg.Pool, sql: string, params: unknown[]): Promise<T> => {
@@ -98,6 +100,14 @@ export async function createFixture(db: pg.Pool, opts: { appRestricted?: string[
         `INSERT INTO messages (id, account_id, app_id, campaign_id, name, type, origin, doc_name, created_by, owner_id)
          VALUES ($1, $2, $3, $4, $5, 'push', 'classic', $6, $7, $7)`,
         [id, accountId, appId, campaignId, `Message ${id}`, name, createdBy.id]);
+      return name;
+    },
+    newDashboardDoc: async (createdBy = users.manager) => {
+      const id = randomUUID();
+      const name = docName(accountId, appId, 'dashboard', id);
+      await db.query(
+        `INSERT INTO dashboards (id, account_id, app_id, name, doc_name, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [id, accountId, appId, `Dashboard ${id}`, name, createdBy.id]);
       return name;
     },
     token: (user, claims = {}, signOpts = {}) =>

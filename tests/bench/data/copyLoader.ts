@@ -20,6 +20,8 @@ export interface LoadOptions {
   maxEvents: number;
   appId: string;
   progress?: (events: number) => void;
+  /** Rewrites each generated person before loading (a benchmark set thins their events). */
+  transform?: (person: GeneratedPerson) => GeneratedPerson;
 }
 
 export interface LoadResult { events: number; people: number; devices: number }
@@ -134,7 +136,8 @@ export async function loadGenerated(clients: [pg.Client, pg.Client, pg.Client], 
   };
 
   let reported = 0;
-  for (const person of generatePeople(config)) {
+  for (const generated of generatePeople(config)) {
+    const person = options.transform ? options.transform(generated) : generated;
     await loadPerson(person);
     if (options.progress && eventCount - reported >= 1_000_000) {
       reported = eventCount;

@@ -12,15 +12,16 @@ import {
 import { behaviourEn } from '@gd/shared/i18n/behaviour/en';
 import { behaviourEs } from '@gd/shared/i18n/behaviour/es';
 import type { Queryable } from '../../db/pool.ts';
+import { marksByEvent, type BreakdownMark } from './breakdowns.ts';
 import { rollupNames } from './repository.ts';
 
 interface DefinitionRow { name: string; label: string | null; conversion_type: string | null; hidden: boolean; first_seen_at: Date | null }
 
-const toDefinition = (r: DefinitionRow): EventDefinition => {
+const toDefinition = (r: DefinitionRow, breakdowns: BreakdownMark[] = []): EventDefinition => {
   const conversion = ConversionType.safeParse(r.conversion_type);
   return {
     name: r.name, label: r.label, conversionType: conversion.success ? conversion.data : null, hidden: r.hidden,
-    firstSeenAt: r.first_seen_at ? r.first_seen_at.toISOString() : null,
+    firstSeenAt: r.first_seen_at ? r.first_seen_at.toISOString() : null, breakdowns,
   };
 };
 
@@ -30,20 +31,20 @@ export function builtInDefinitions(language: Language): BuiltInEventDefinition[]
   return BUILT_IN_EVENT_KEYS.map((key) => ({ name: builtInEventName(key), key, label: labels[key] }));
 }
 
-/** Stored definitions by name. */
+/** Stored definitions by name, with their breakdown marks. */
 export async function definitionsByName(db: Queryable, appId: string): Promise<Map<string, EventDefinition>> {
-  const { rows } = await db.query<DefinitionRow>(
-    'SELECT name, label, conversion_type, hidden, first_seen_at FROM event_definitions WHERE app_id = $1',
-    [appId],
-  );
-  return new Map(rows.map((r) => [r.name, toDefinition(r)]));
+  const [{ rows }, marks] = await Promise.all([
+    db.query<DefinitionRow>('SELECT name, label, conversion_type, hidden, first_seen_at FROM event_definitions WHERE app_id = $1', [appId]),
+    marksByEvent(db, appId),
+  ]);
+  return new Map(rows.map((r) => [r.name, toDefinition(r, marks.get(r.name))]));
 }
 
 /** Every custom event of the app: stored definitions plus names only the rollup knows, by name. */
 export async function customEvents(db: Queryable, appId: string): Promise<EventDefinition[]> {
   const [stored, names] = await Promise.all([definitionsByName(db, appId), rollupNames(db, appId)]);
   for (const name of names) {
-    if (!stored.has(name) && !isBuiltInEvent(name)) stored.set(name, { name, label: null, conversionType: null, hidden: false, firstSeenAt: null });
+    if (!stored.has(name) && !isBuiltInEvent(name)) stored.set(name, { name, label: null, conversionType: null, hidden: false, firstSeenAt: null, breakdowns: [] });
   }
   return [...stored.values()].filter((d) => !isBuiltInEvent(d.name)).sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -80,5 +81,5 @@ export async function updateDefinition(db: Queryable, appId: string, timezone: s
   );
   const row = rows[0];
   if (!row) throw new Error('event definition upsert returned no row');
-  return toDefinition(row);
+  return toDefinition(row, (await marksByEvent(db, appId)).get(name));
 }

@@ -4,8 +4,10 @@
  *
  * The rollup answers events and revenue by day, week or month, with no breakdown or a row
  * dimension (source, country, os, app version): the common case, and the one that must stay fast
- * however many events the app has. Distinct people (and so events per person), hours of the day and
- * property breakdowns need the events themselves.
+ * however many events the app has. The structures of migration 034 answer, exactly and as fast,
+ * events and revenue by a property marked as a breakdown (once its backfill is done) and distinct
+ * people (and events per person) without a breakdown. Hours of the day, unmarked properties and
+ * people by a breakdown read the events themselves. The answer's `source` says which was used.
  */
 import {
   ANALYTICS_LIMITS, EMPTY_SENTINEL, OTHER_SENTINEL, type ExploreAnswer, type ExploreMetric, type ExploreQuery, type ExploreSeries,
@@ -14,7 +16,10 @@ import {
 import type { z } from 'zod';
 import type { Queryable } from '../../db/pool.ts';
 import { bucketLabels, previousPeriod } from './range.ts';
-import { exploreEvents, exploreRollup, revenueCurrencies, utcBounds, type ExploreRow, type Rank } from './repository.ts';
+import { breakdownReady } from './breakdowns.ts';
+import {
+  exploreEvents, explorePeople, explorePropertyRollup, exploreRollup, revenueCurrencies, utcBounds, type ExploreRow, type PeopleRow, type Rank,
+} from './repository.ts';
 
 export type ExploreResult = z.infer<z.ZodObject<typeof ExploreAnswer>>;
 
@@ -82,10 +87,27 @@ export function assembleSeries(rows: readonly ExploreRow[], labels: readonly str
   return series.sort((a, b) => rank(a) - rank(b) || b.total - a.total || String(a.key).localeCompare(String(b.key)));
 }
 
+/**
+ * Distinct people rows joined with the rollup's events per bucket (for events per person); a
+ * period's events are the sum of its buckets.
+ */
+export function peopleRows(people: readonly PeopleRow[], events: readonly ExploreRow[]): ExploreRow[] {
+  const eventsOf = new Map<string, number>();
+  const add = (key: string, n: number) => eventsOf.set(key, (eventsOf.get(key) ?? 0) + n);
+  for (const e of events) {
+    add(`${e.period}|${e.bucket}`, e.events);
+    add(`${e.period}|`, e.events);
+  }
+  return people.map((r) => ({ period: r.period, bucket: r.bucket, key: null, people: r.people, events: eventsOf.get(`${r.period}|${r.bucket ?? ''}`) ?? 0, revenue: 0 }));
+}
+
 /** How the events source ranks breakdown values for a metric. */
 const rankFor = (metric: ExploreMetric): Rank => (metric === 'people' ? 'people' : metric === 'revenue' ? 'revenue' : 'events');
 
-export async function explore(db: Queryable, app: { id: string; timezone: string }, range: ResolvedRange, query: ExploreQuery): Promise<ExploreResult> {
+/** `eventsTable`: answer from the events table whatever the query (the reference the other sources are tested against). */
+export async function explore(
+  db: Queryable, app: { id: string; timezone: string }, range: ResolvedRange, query: ExploreQuery, opts: { eventsTable?: boolean } = {},
+): Promise<ExploreResult> {
   const previous = query.compare ? previousPeriod(range) : null;
   const spec = {
     appId: app.id, event: query.event, range, previousStart: previous?.startDay ?? null,
@@ -96,9 +118,20 @@ export async function explore(db: Queryable, app: { id: string; timezone: string
   let rows: ExploreRow[];
   let source: ExploreResult['source'];
   const rollupMetric = metric === 'events' || metric === 'revenue' ? metric : null;
-  if (rollupMetric && range.timeGroup !== 'hour' && breakdown !== 'property') {
+  const byDays = range.timeGroup !== 'hour' && !opts.eventsTable;
+  if (rollupMetric && byDays && breakdown !== 'property') {
     rows = await exploreRollup(db, { ...spec, metric: rollupMetric, dimension: breakdown ?? null });
     source = 'rollup';
+  } else if (rollupMetric && byDays && breakdown === 'property' && query.property && (await breakdownReady(db, app.id, query.event, query.property))) {
+    rows = await explorePropertyRollup(db, { ...spec, metric: rollupMetric, property: query.property });
+    source = 'propertyRollup';
+  } else if (!rollupMetric && byDays && breakdown === undefined) {
+    const [people, events] = await Promise.all([
+      explorePeople(db, spec),
+      metric === 'eventsPerPerson' ? exploreRollup(db, { ...spec, metric: 'events', dimension: null }) : Promise.resolve([]),
+    ]);
+    rows = peopleRows(people, events);
+    source = 'peopleRollup';
   } else {
     const bounds = await utcBounds(db, previous?.startDay ?? range.startDay, range.endDay, app.timezone);
     const dimension = breakdown === undefined ? null : breakdown === 'property' ? { property: query.property ?? '' } : breakdown;

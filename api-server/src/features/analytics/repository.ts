@@ -1,18 +1,22 @@
 /**
  * SQL of behaviour analytics: event totals, explore series and event properties.
  *
- * Two sources, chosen by the caller (explore.ts):
+ * Sources, chosen by the caller (explore.ts):
  * - `event_daily`, the rollup kept by ingestion in the app's time zone: events and revenue per
  *   day, name, source, country, os and app version. Its primary key starts (app_id, name, day), so
  *   one event over a range is an index range scan whatever the size of `events`.
- * - `events`, for distinct people, hours of the day and property breakdowns. It is partitioned by
+ * - `event_property_daily`, the property breakdown rollup of the properties marked as breakdowns,
+ *   and the person structures (`event_people_daily`, `event_person_months`) for distinct people
+ *   (migration 034, kept by ingestion, exact).
+ * - `events`, for hours of the day, unmarked properties and people by a breakdown. It is partitioned by
  *   month on event_time, so every query bounds event_time with UTC instants (`utcBounds`: the
  *   range's first local midnight and the local midnight after its last day) and Postgres prunes
  *   the partitions outside the range.
  */
-import { OTHER_SENTINEL, type ResolvedRange } from '@gd/shared';
+import { OTHER_SENTINEL, addDays, type ResolvedRange } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 import { singleCurrency } from './currency.ts';
+import { bucketLabels } from './range.ts';
 import { DIMENSION_COLUMNS, Params, dayBucket, hourBucket, type RowDimension } from './sql.ts';
 
 /** Today in a time zone, as Postgres sees it (the app's calendar). */
@@ -103,6 +107,120 @@ SELECT CASE WHEN day >= ${start}::date THEN 0 ELSE 1 END AS period,
        sum(events)::float8 AS events, NULL::float8 AS people, sum(revenue)::float8 AS revenue
   FROM base GROUP BY 1, 2, 3`;
   return (await db.query<ExploreRow>(sql, p.values)).rows;
+}
+
+/**
+ * Explore over the property breakdown rollup (`event_property_daily`, migration 034) of a property
+ * marked as a breakdown: events or revenue per day, week or month by the property's value ('' for
+ * missing, OTHER_SENTINEL past the top), the same rows as `exploreEvents` gives for it.
+ */
+export async function explorePropertyRollup(db: Queryable, spec: ExploreSpec & { metric: 'events' | 'revenue'; property: string }): Promise<ExploreRow[]> {
+  const { range } = spec;
+  if (range.timeGroup === 'hour') throw new Error('the rollup has no hours');
+  const p = new Params();
+  const app = p.add(spec.appId), name = p.add(spec.event), property = p.add(spec.property), start = p.add(range.startDay), end = p.add(range.endDay);
+  const first = spec.previousStart === null ? start : p.add(spec.previousStart);
+  const shift = p.add(spec.shift);
+  const day = `CASE WHEN day >= ${start}::date THEN day ELSE day + ${shift}::int END`;
+  const sql = `
+WITH base AS (
+  SELECT day, value AS k, events, revenue FROM event_property_daily
+   WHERE app_id = ${app} AND name = ${name} AND property = ${property} AND day BETWEEN ${first}::date AND ${end}::date
+), top AS (
+  SELECT k FROM base WHERE day >= ${start}::date GROUP BY k ORDER BY sum(${spec.metric}) DESC, k LIMIT ${p.add(spec.top)}
+)
+SELECT CASE WHEN day >= ${start}::date THEN 0 ELSE 1 END AS period,
+       ${dayBucket(range.timeGroup, day, start)} AS bucket,
+       CASE WHEN k IN (SELECT k FROM top) THEN k ELSE '${OTHER_SENTINEL}' END AS key,
+       sum(events)::float8 AS events, NULL::float8 AS people, sum(revenue)::float8 AS revenue
+  FROM base GROUP BY 1, 2, 3`;
+  return (await db.query<ExploreRow>(sql, p.values)).rows;
+}
+
+/** Distinct people of one period or bucket (bucket null: the whole period). */
+export interface PeopleRow { period: number; bucket: string | null; people: number }
+
+/** A set of days as bit masks of the person month bitmaps: month (YYYY-MM-01) to mask. */
+export type MonthMasks = Map<string, number>;
+export interface PeopleGroup { period: number; bucket: string | null; masks: MonthMasks }
+
+/**
+ * The groups whose distinct people explore needs (pure): each period (bucket null) and, for weeks
+ * and months, each bucket, as month masks (bit d-1 = day d). Days of the previous period belong to
+ * the bucket of the day `shift` days later, as in the other sources.
+ */
+export function peopleGroups(spec: Pick<ExploreSpec, 'range' | 'previousStart' | 'shift'>): PeopleGroup[] {
+  const { range } = spec;
+  const labels = bucketLabels(range);
+  const groups = new Map<string, PeopleGroup>();
+  const add = (period: number, bucket: string | null, day: string) => {
+    const key = `${period}|${bucket ?? ''}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { period, bucket, masks: new Map() }));
+    const month = `${day.slice(0, 8)}01`;
+    g.masks.set(month, (g.masks.get(month) ?? 0) | (1 << (Number(day.slice(8, 10)) - 1)));
+  };
+  const bucketOf = (day: string) => {
+    let label = labels[0] ?? day;
+    for (const l of labels) if (l <= day) label = l;
+    return label;
+  };
+  const first = spec.previousStart ?? range.startDay;
+  for (let day = first; day <= range.endDay; day = addDays(day, 1)) {
+    const period = day >= range.startDay ? 0 : 1;
+    add(period, null, day);
+    if (range.timeGroup !== 'day') add(period, bucketOf(period === 0 ? day : addDays(day, spec.shift)), day);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Distinct people of one event ('' = any) per bucket and per period, exact, from the structures of
+ * migration 034: per day from `event_people_daily`; per week, month and period from the person
+ * month bitmaps, a person counting when their month's bits meet the group's mask. A person has one
+ * row per month, so the groups inside one month are plain counts, all in one scan; a group across
+ * months (a period, a week over a month's end) counts distinct person ids, one query per group,
+ * run side by side on the pool's connections.
+ */
+export async function explorePeople(db: Queryable, spec: ExploreSpec): Promise<PeopleRow[]> {
+  const { range } = spec;
+  if (range.timeGroup === 'hour') throw new Error('the person structures have no hours');
+  const groups = peopleGroups(spec);
+  const single = groups.filter((g) => g.masks.size === 1);
+  const multi = groups.filter((g) => g.masks.size > 1);
+  const entries = (gs: PeopleGroup[]) => gs.flatMap((g, i) => [...g.masks].map(([month, mask]) => ({ i, month, mask })));
+  const one = entries(single);
+  const singleRows = one.length === 0 ? Promise.resolve([]) : db.query<{ i: number; people: number }>(
+    `SELECT m.i, count(*)::float8 AS people
+       FROM event_person_months e JOIN unnest($3::int[], $4::date[], $5::int[]) AS m(i, month, mask) ON e.month = m.month
+      WHERE e.app_id = $1 AND e.name = $2 AND e.month = ANY($4::date[]) AND e.days & m.mask <> 0
+      GROUP BY m.i`,
+    [spec.appId, spec.event, one.map((x) => x.i), one.map((x) => x.month), one.map((x) => x.mask)],
+  ).then((r) => r.rows.flatMap((row) => {
+    const g = single[row.i];
+    return g ? [{ period: g.period, bucket: g.bucket, people: row.people }] : [];
+  }));
+  const multiRows = multi.map(async (g) => {
+    const months = [...g.masks.keys()];
+    // Each month's rows meet that month's mask (array_position picks it); grouped by person: with the
+    // person-ordered index of migration 036 an index-only stream, else a hash of the group's people.
+    const { rows } = await db.query<{ people: number }>(
+      `SELECT count(*)::float8 AS people FROM (
+         SELECT person_id FROM event_person_months
+          WHERE app_id = $1 AND name = $2 AND month = ANY($3::date[]) AND days & ($4::int[])[array_position($3::date[], month)] <> 0
+          GROUP BY person_id) x`,
+      [spec.appId, spec.event, months, months.map((m) => g.masks.get(m))],
+    );
+    return { period: g.period, bucket: g.bucket, people: rows[0]?.people ?? 0 };
+  });
+  const daily = range.timeGroup !== 'day' ? Promise.resolve([]) : db.query<PeopleRow>(
+    `SELECT CASE WHEN day >= $3::date THEN 0 ELSE 1 END AS period,
+            to_char(CASE WHEN day >= $3::date THEN day ELSE day + $5::int END, 'YYYY-MM-DD') AS bucket, people::float8 AS people
+       FROM event_people_daily WHERE app_id = $1 AND name = $2 AND day BETWEEN $4::date AND $6::date`,
+    [spec.appId, spec.event, range.startDay, spec.previousStart ?? range.startDay, spec.shift, range.endDay],
+  ).then((r) => r.rows);
+  const parts = await Promise.all([singleRows, daily, ...multiRows]);
+  return parts.flat();
 }
 
 /** How the events source ranks breakdown values. */

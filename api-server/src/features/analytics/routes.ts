@@ -7,6 +7,8 @@ import {
 import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
 import { parseWith } from '../../http/validate.ts';
+import { tx } from '../../db/pool.ts';
+import { setMarks } from './breakdowns.ts';
 import { builtInDefinitions, customEvents, definitionsByName, eventKnown, updateDefinition } from './catalogue.ts';
 import { explore } from './explore.ts';
 import { previousPeriod, resolveRange } from './range.ts';
@@ -91,5 +93,19 @@ export function analyticsRoutes(router: Router, deps: Deps): void {
     if (isBuiltInEvent(name.value)) return fail(ErrorCode.NO_PERMISSION, 'Built-in events are not editable', [{ path: 'eventName', message: 'Built-in event' }]);
     if (!(await eventKnown(db, app.id, name.value))) return fail(ErrorCode.NOT_EXIST, `No event named ${name.value} in this app`);
     return ok({ definition: await updateDefinition(db, app.id, app.timezone, name.value, body) });
+  });
+
+  // Breakdown marks (breakdowns.ts): the definition row is made when only the rollup knew the event.
+  route(router, deps, 'setEventBreakdowns', async ({ app, params, body, principal }) => {
+    const name = parseWith(EventNameParam, params.eventName);
+    if (!name.ok) return name;
+    if (isBuiltInEvent(name.value)) return fail(ErrorCode.NO_PERMISSION, 'Built-in events are not editable', [{ path: 'eventName', message: 'Built-in event' }]);
+    if (!(await eventKnown(db, app.id, name.value))) return fail(ErrorCode.NOT_EXIST, `No event named ${name.value} in this app`);
+    const definition = await tx(db, async (client) => {
+      await client.query('SELECT 1 FROM apps WHERE id = $1 FOR UPDATE', [app.id]); // one change of an app's marks at a time
+      await setMarks(client, { appId: app.id, name: name.value, properties: body.properties, userId: principal.user.id, queue: deps.config.JOB_QUEUE, now: new Date() });
+      return updateDefinition(client, app.id, app.timezone, name.value, {});
+    });
+    return ok({ definition });
   });
 }

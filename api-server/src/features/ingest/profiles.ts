@@ -7,7 +7,8 @@
  * - the device's person is anonymous and another person has the customer id: the anonymous person
  *   merges into the known one: devices, events, sessions, lifecycle rows, interactions and tags
  *   move over (the known person's tag values win), the known person keeps its facts and fills the
- *   missing ones (earliest install, first source...), the anonymous row keeps `merged_into`;
+ *   missing ones (earliest install, first source...), the anonymous row keeps `merged_into`; the
+ *   explore structures follow (rollups.ts);
  * - the device's person has another customer id (someone else signs in on a shared device): the
  *   device moves to the person with this customer id (created when new); history stays with the
  *   previous person, who really did it.
@@ -15,6 +16,7 @@
 import { ErrorCode, fail, ok, type DeviceContext, type ProfileFields, type Result } from '@gd/shared';
 import type { DbClient } from '../../db/pool.ts';
 import { upsertDevice } from './repository.ts';
+import { mergePersonRollups } from './rollups.ts';
 
 interface PersonRow { id: string; customer_id: string | null }
 
@@ -37,6 +39,7 @@ async function personByCustomer(db: DbClient, appId: string, customerId: string)
 async function mergePeople(db: DbClient, appId: string, from: string, into: string): Promise<void> {
   const moved = [appId, from, into];
   await db.query('UPDATE devices SET person_id = $3 WHERE app_id = $1 AND person_id = $2', moved);
+  await mergePersonRollups(db, appId, from, into);
   await db.query('UPDATE events SET person_id = $3 WHERE app_id = $1 AND person_id = $2', moved);
   await db.query('UPDATE sessions SET person_id = $3 WHERE app_id = $1 AND person_id = $2', moved);
   await db.query('UPDATE lifecycle_events SET person_id = $3 WHERE app_id = $1 AND person_id = $2', moved);

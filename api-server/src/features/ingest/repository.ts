@@ -2,7 +2,8 @@
  * SQL of the ingestion path. A batch is one short transaction of usually three round trips
  * (BEGIN with its settings, BATCH_WRITE, COMMIT): the device and its person, the events
  * deduplicated against `event_ids`, the built-in events' effects on the person, sessions and
- * lifecycle, and the daily rollup, all in one prepared statement. This is the hottest write path
+ * lifecycle, the daily rollup and the explore structures of migration 034 (ROLLUP_CTES), all in one
+ * prepared statement. This is the hottest write path
  * of the product: every extra round trip cost ~1/3 of the throughput (docs/BENCHMARKS.md).
  *
  * A device's first and last seen are times of its activity, as the SDK stamped its events, not when
@@ -110,12 +111,46 @@ const [INSTALL, REINSTALL, UNINSTALL, REGISTER, LOGIN, LOGIN2, START, END, TRANS
 const AFFECTS_PERSON = [INSTALL, REINSTALL, UNINSTALL, REGISTER, LOGIN, LOGIN2, START, END, TRANSACTION].join(', ');
 
 /**
+ * The explore structures of migration 034, kept with the events (CTEs of BATCH_WRITE, after `f`,
+ * `d` and `ru`): the person's month bitmaps per event and for any event (name ''), distinct people
+ * per day counted from the bits this batch turned on (`added`, read back from the upsert: exact
+ * however batches of one person interleave, since ON CONFLICT updates the latest locked row), and
+ * the property breakdown rollup for the app's marked properties, counting batches received at or
+ * after the mark's cut-over (`since`; the backfill job counts the earlier ones). Each upsert is
+ * ordered by its key so that concurrent batches lock rows in the same order.
+ */
+const ROLLUP_CTES = `pdays AS (
+  SELECT DISTINCT n, (t AT TIME ZONE $25)::date AS day FROM f
+), pm AS (
+  INSERT INTO event_person_months AS m (app_id, name, month, person_id, days, added)
+  SELECT $1, x.name, date_trunc('month', x.day)::date, d.person_id, bit_or(1 << (extract(day FROM x.day)::int - 1)),
+         bit_or(1 << (extract(day FROM x.day)::int - 1))
+    FROM (SELECT n AS name, day FROM pdays UNION SELECT '', day FROM pdays) x, d
+   GROUP BY x.name, 3, d.person_id ORDER BY x.name, 3
+  ON CONFLICT (app_id, name, month, person_id)
+  DO UPDATE SET days = m.days | excluded.days, added = excluded.days & ~m.days WHERE excluded.days & ~m.days <> 0
+  RETURNING name, month, added
+), pdy AS (
+  INSERT INTO event_people_daily AS pp (app_id, name, day, people)
+  SELECT $1, pm.name, pm.month + b.i, count(*) FROM pm CROSS JOIN generate_series(0, 30) b(i)
+   WHERE pm.added & (1 << b.i) <> 0 GROUP BY 2, 3 ORDER BY 2, 3
+  ON CONFLICT (app_id, name, day) DO UPDATE SET people = pp.people + excluded.people
+), pr AS (
+  INSERT INTO event_property_daily AS pv (app_id, name, property, day, value, events, revenue)
+  SELECT $1, f.n, bk.property, (f.t AT TIME ZONE $25)::date, coalesce(f.p ->> bk.property, ''), count(*), coalesce(sum(f.r), 0)
+    FROM f JOIN event_breakdowns bk ON bk.app_id = $1 AND bk.name = f.n AND bk.since <= $14
+   GROUP BY 2, 3, 4, 5 ORDER BY 2, 3, 4, 5
+  ON CONFLICT (app_id, name, property, day, value) DO UPDATE SET events = pv.events + excluded.events, revenue = pv.revenue + excluded.revenue
+)`;
+
+/**
  * One batch of events of one device in one statement (one round trip, planned once per
  * connection): the device upsert (`d`), the ids not seen before (`fresh`, registered in
  * `event_ids`), the fresh events, the built-in events' effects on the person (`b`: install,
  * registration, logins, sessions, purchases, uninstall; attribution = source and campaign of the
- * first install or reinstall that names one), on sessions and on the lifecycle table, and the
- * daily rollup. Only fresh events count, so a resent batch changes nothing but the device's facts.
+ * first install or reinstall that names one), on sessions and on the lifecycle table, the
+ * daily rollup and the explore structures (ROLLUP_CTES). Only fresh events count, so a resent
+ * batch changes nothing but the device's facts.
  *
  * Parameters: $1–$23 as DEVICE_CTE, $24 the events as a JSON array (one JSON text instead of nine
  * arrays: cheaper to build here and to read there), $25 the app's time zone.
@@ -202,7 +237,7 @@ WITH input AS (
     FROM f GROUP BY 2, 3, 4 ORDER BY 3, 2, 4
   ON CONFLICT (app_id, name, day, source, country, os, app_version)
   DO UPDATE SET events = ed.events + excluded.events, revenue = ed.revenue + excluded.revenue
-)
+), ${ROLLUP_CTES}
 SELECT d.id::text AS device_id, d.person_id::text AS person_id, d.created,
        ARRAY(SELECT c FROM input EXCEPT ALL SELECT client_id FROM fresh) AS seen
   FROM d`;
@@ -225,7 +260,7 @@ export async function writeBatch(
     c: r.clientId, t: r.time, n: r.name, p: r.properties, r: r.revenue, cu: r.currency, s: r.source, ca: r.campaign, si: r.sessionId, o,
   })));
   const { rows: out } = await db.query<{ device_id: string; person_id: string; created: boolean; seen: string[] }>(
-    statement('ingest_batch_v4', BATCH_WRITE, [...deviceParams(app.id, device, ip, now, activitySpan(rows, now)), input, app.timezone]),
+    statement('ingest_batch_v5', BATCH_WRITE, [...deviceParams(app.id, device, ip, now, activitySpan(rows, now)), input, app.timezone]),
   );
   const row = out[0];
   if (!row) throw new Error('batch write returned no row');

@@ -100,6 +100,22 @@ export async function activeMailTransport(
   };
 }
 
+/**
+ * A one-message (not pooled) transport of one provider of the account, or of its active one
+ * (`'active'`), with its sender: scheduled reports (features/reports) send through it. Null when the
+ * account has no such provider; throws when the stored password does not open.
+ */
+export async function providerMailTransport(
+  db: Queryable, serverSecret: string, accountId: string, which: { id: string } | 'active', policy: NetPolicy = defaultPolicy(),
+): Promise<{ providerId: string; transporter: nodemailer.Transporter<SMTPTransport.SentMessageInfo>; from: { name: string; address: string } } | null> {
+  const settings = await providerSettings(db, accountId, which);
+  if (!settings) return null;
+  const password = openPassword(serverSecret, settings);
+  if (password === undefined) throw new Error(`the password of mail provider ${settings.id} does not open with this server secret: enter it again`);
+  const transporter = nodemailer.createTransport(smtpOptions(settings, password, policy, { connectMs: SEND_CONNECT_MS, socketMs: SEND_SOCKET_MS }));
+  return { providerId: settings.id, transporter, from: { name: settings.senderName, address: settings.senderEmail } };
+}
+
 const TLS_ERROR = /ssl|tls|certificate|cert_|self[- ]signed|wrong version|handshake|unable to verify|altname/i;
 
 /** Why a connection failed, from nodemailer's error (its `code`, the socket's own code, the text). */

@@ -12,7 +12,7 @@
 import type { Router } from 'express';
 import { zipSync, strToU8 } from 'fflate';
 import {
-  ErrorCode, MESSAGE_REPORT_LIMIT, defaultConversion, emptyKpis, fail, ok, type MessageKpis, type PerformanceReport, type PerformanceReportQuery,
+  ErrorCode, MESSAGE_REPORT_LIMIT, defaultConversion, emptyKpis, fail, ok, type MessageKpis, type MessageReport, type PerformanceReport, type PerformanceReportQuery,
 } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 import type { Deps } from '../../http/context.ts';
@@ -34,6 +34,37 @@ async function performanceReport(db: Queryable, appId: string, q: PerformanceRep
   return { kpiType: q.kpiType, timeGroup: q.timeGroup, total, rows };
 }
 
+/** The messages report of a range (also run by scheduled reports, features/reports). */
+export async function buildMessageReport(db: Queryable, app: { id: string; timezone: string }, query: { startDay: string; endDay: string }): Promise<MessageReport> {
+  const previousDays = previousPeriod(query);
+  const [current, previous] = await Promise.all([
+    utcBounds(db, query.startDay, query.endDay, app.timezone),
+    utcBounds(db, previousDays.startDay, previousDays.endDay, app.timezone),
+  ]);
+  const active = await repo.messagesActiveIn(db, app.id, current, previous);
+  const inCurrent = active.filter((m) => m.current);
+  const listed = inCurrent.slice(0, MESSAGE_REPORT_LIMIT);
+  const conversions = await conversionsOf(db, app.id, active.map((m) => m.messageId));
+  const refOf = (m: repo.ActiveMessage) => ({ id: m.messageId, conversion: conversions.get(m.messageId) ?? defaultConversion() });
+  const listedIds = new Set(listed.map((m) => m.messageId));
+  // Each period's figures: its own active messages (its total), and the listed rows' previous figures.
+  const [now, before] = await Promise.all([
+    figuresOfMessages(db, app.id, inCurrent.map(refOf), current),
+    figuresOfMessages(db, app.id, active.filter((m) => m.previous || listedIds.has(m.messageId)).map(refOf), previous),
+  ]);
+  const rows = listed.map(({ current: _c, previous: _p, ...m }) => ({
+    ...m,
+    current: kpisOf(now.byMessage.get(m.messageId)?.total ?? emptyKpis()),
+    previous: kpisOf(before.byMessage.get(m.messageId)?.total ?? emptyKpis()),
+  }));
+  return {
+    previous: previousDays,
+    total: { current: kpisOf(now.all), previous: kpisOf(before.all) },
+    messages: rows,
+    truncated: inCurrent.length > listed.length,
+  };
+}
+
 export function messageAnalyticsRoutes(router: Router, deps: Deps): void {
   const { db } = deps;
 
@@ -43,37 +74,7 @@ export function messageAnalyticsRoutes(router: Router, deps: Deps): void {
     return ok({ metrics: await messageMetrics(db, { appId: app.id, messageId: row.id }) });
   });
 
-  route(router, deps, 'messageReport', async ({ app, query }) => {
-    const previousDays = previousPeriod(query);
-    const [current, previous] = await Promise.all([
-      utcBounds(db, query.startDay, query.endDay, app.timezone),
-      utcBounds(db, previousDays.startDay, previousDays.endDay, app.timezone),
-    ]);
-    const active = await repo.messagesActiveIn(db, app.id, current, previous);
-    const inCurrent = active.filter((m) => m.current);
-    const listed = inCurrent.slice(0, MESSAGE_REPORT_LIMIT);
-    const conversions = await conversionsOf(db, app.id, active.map((m) => m.messageId));
-    const refOf = (m: repo.ActiveMessage) => ({ id: m.messageId, conversion: conversions.get(m.messageId) ?? defaultConversion() });
-    const listedIds = new Set(listed.map((m) => m.messageId));
-    // Each period's figures: its own active messages (its total), and the listed rows' previous figures.
-    const [now, before] = await Promise.all([
-      figuresOfMessages(db, app.id, inCurrent.map(refOf), current),
-      figuresOfMessages(db, app.id, active.filter((m) => m.previous || listedIds.has(m.messageId)).map(refOf), previous),
-    ]);
-    const rows = listed.map(({ current: _c, previous: _p, ...m }) => ({
-      ...m,
-      current: kpisOf(now.byMessage.get(m.messageId)?.total ?? emptyKpis()),
-      previous: kpisOf(before.byMessage.get(m.messageId)?.total ?? emptyKpis()),
-    }));
-    return ok({
-      report: {
-        previous: previousDays,
-        total: { current: kpisOf(now.all), previous: kpisOf(before.all) },
-        messages: rows,
-        truncated: inCurrent.length > listed.length,
-      },
-    });
-  });
+  route(router, deps, 'messageReport', async ({ app, query }) => ok({ report: await buildMessageReport(db, app, query) }));
 
   route(router, deps, 'performanceReport', async ({ app, query }) => ok({ report: await performanceReport(db, app.id, query) }));
 

@@ -176,11 +176,18 @@ export async function countMembers(db: Queryable, appId: string, id: string): Pr
   return rows[0]?.n ?? 0;
 }
 
+/** Which analysis a fixed audience was saved from (staticAudience.ts), from its source_config. */
+function originOf(config: unknown): 'funnel' | 'cohort' | null {
+  const from = typeof config === 'object' && config !== null ? (config as { from?: unknown }).from : undefined;
+  return from === 'funnel' || from === 'cohort' ? from : null;
+}
+
 export function toAudienceSummary(r: AudienceRow): AudienceSummary {
   const definition = Segment.safeParse(r.definition);
   return {
     id: r.id, appId: r.app_id, name: r.name, status: r.status, sourceType: r.source_type, segmentId: r.segment_name === null ? null : r.segment_id,
     segmentName: r.segment_name, definition: definition.success ? definition.data : null, isTest: r.is_test, personCount: r.person_count,
+    origin: originOf(r.source_config),
     refreshedAt: r.refreshed_at?.toISOString() ?? null, nextRefreshAt: r.next_refresh_at?.toISOString() ?? null,
     refreshEveryMinutes: r.refresh_every_minutes, errorName: r.error_name, errorMessage: r.error_message, createdBy: r.created_by,
     createdByName: r.created_by_name, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),

@@ -1,7 +1,8 @@
 /**
  * One custom event of /manage/events. With api:events.edit the label is edited in place (saved
  * on Enter or when the field loses focus, Escape restores it), the conversion type and the hidden
- * flag save as they change; without it the row only shows them.
+ * flag save as they change, the breakdown properties through their dialog (BreakdownsCell.tsx);
+ * without it the row only shows them.
  */
 import { useState } from 'react';
 import { Select, Switch, Table, Text, TextInput } from '@mantine/core';
@@ -9,6 +10,7 @@ import { ANALYTICS_LIMITS, type EventDefinition, type EventDefinitionUpdate } fr
 import { ConversionType } from '@gd/shared/behaviour/events';
 import { useT } from '../../i18n/useT.ts';
 import { formatDate } from '../../ui/format.ts';
+import { BreakdownsCell } from './BreakdownsCell.tsx';
 import { truncateLabel } from './labels.ts';
 
 /** The label in place: keyed by the saved label, so it starts again from it after each save. */
@@ -37,10 +39,12 @@ function LabelField({ name, saved, onSave }: { name: string; saved: string | nul
   );
 }
 
-export function CustomEventRow({ definition, canEdit, onSave }: {
+export function CustomEventRow({ appId, definition, canEdit, onSave, onBreakdownsSaved }: {
+  appId: string;
   definition: EventDefinition;
   canEdit: boolean;
   onSave: (change: EventDefinitionUpdate) => Promise<boolean>;
+  onBreakdownsSaved: () => void;
 }) {
   const { t, lang } = useT();
   const conversions = ConversionType.options.map((c) => ({ value: c, label: t(`conversionType.${c}`) }));
@@ -79,6 +83,9 @@ export function CustomEventRow({ definition, canEdit, onSave }: {
             {definition.conversionType ? t(`conversionType.${definition.conversionType}`) : t('manageEventsScreen.noConversion')}
           </Text>
         )}
+      </Table.Td>
+      <Table.Td>
+        <BreakdownsCell appId={appId} definition={definition} canEdit={canEdit} onSaved={onBreakdownsSaved} />
       </Table.Td>
       <Table.Td>
         <Switch

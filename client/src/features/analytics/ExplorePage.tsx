@@ -21,6 +21,8 @@ import { DataState } from '../../ui/DataState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { AppScreen } from '../../shell/AppScreen.tsx';
+import { AddToDashboard } from '../../entities/dashboard/AddToDashboard.tsx';
+import { ScheduleReportLink } from '../../entities/report/ScheduleReportLink.tsx';
 import { downloadCsv } from './csv.ts';
 import { ExploreChart } from './ExploreChart.tsx';
 import { ExploreControls } from './ExploreControls.tsx';
@@ -137,6 +139,8 @@ function ExploreResult({ answer, title, chart, timezone, refreshing, onChart }: 
           </Title>
           <Group gap="sm" wrap="nowrap">
             <Refreshing active={refreshing} />
+            <ScheduleReportLink kind="explore" query={{ event: answer.event, metric: answer.metric, ...(answer.breakdown ? { breakdown: answer.breakdown } : {}), ...(answer.property ? { property: answer.property } : {}) }} />
+            <AddToDashboard widget={{ kind: 'explore', title: `${title} · ${metricName}`, query: { event: answer.event, metric: answer.metric, ...(answer.breakdown ? { breakdown: answer.breakdown } : {}), ...(answer.property ? { property: answer.property } : {}) } }} />
             <SegmentedControl
               size="xs"
               aria-label={t('explore.chartType')}

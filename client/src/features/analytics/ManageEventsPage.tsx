@@ -1,6 +1,7 @@
 /**
  * /manage/events: the event catalogue of the current app. Custom events get a label, a
- * conversion type and a hidden flag (api:events.edit; read-only otherwise); built-in events are
+ * conversion type, breakdown properties (explore breaks them down from a rollup) and a hidden flag
+ * (api:events.edit; read-only otherwise); built-in events are
  * listed with their label in the interface language and cannot be edited.
  */
 import { useState } from 'react';
@@ -81,18 +82,19 @@ function Catalogue({ app }: { app: MetaApp }) {
                       ? <EmptyBlock icon={<IconTags size={28} />} title={t('manageEventsScreen.emptyTitle')} description={t('manageEventsScreen.emptyBody')} />
                       : <EmptyBlock icon={<IconSearch size={28} />} title={t('common.nothingFound')} />}
                     label={t('manageEventsScreen.custom')}
-                    minWidth={880}
+                    minWidth={960}
                     head={
                       <>
-                        <Table.Th w="24%">{t('manageEventsScreen.name')}</Table.Th>
-                        <Table.Th w="30%">{t('manageEventsScreen.label')}</Table.Th>
-                        <Table.Th w="22%">{t('manageEventsScreen.conversionType')}</Table.Th>
-                        <Table.Th w="10%">{t('manageEventsScreen.hidden')}</Table.Th>
+                        <Table.Th w="18%">{t('manageEventsScreen.name')}</Table.Th>
+                        <Table.Th w="20%">{t('manageEventsScreen.label')}</Table.Th>
+                        <Table.Th w="17%">{t('manageEventsScreen.conversionType')}</Table.Th>
+                        <Table.Th w="21%">{t('manageEventsScreen.breakdowns')}</Table.Th>
+                        <Table.Th w="8%">{t('manageEventsScreen.hidden')}</Table.Th>
                         <Table.Th>{t('manageEventsScreen.firstSeen')}</Table.Th>
                       </>
                     }
                   >
-                    {customRows.map((d) => <CustomEventRow key={d.name} definition={d} canEdit={canEdit} onSave={(change) => save(d, change)} />)}
+                    {customRows.map((d) => <CustomEventRow key={d.name} appId={app.id} definition={d} canEdit={canEdit} onSave={(change) => save(d, change)} onBreakdownsSaved={catalogue.refetch} />)}
                   </ListTable>
                 </Stack>
               </Tabs.Panel>

@@ -267,6 +267,6 @@ export const accountEn = {
       modify: 'Modify',
       nonTest: 'Select non-test audiences and segments',
     },
-    api: { roles: 'Manage roles', edit: 'Edit account settings', plan: 'Change the plan', eventsEdit: 'Edit the event catalogue' },
+    api: { roles: 'Manage roles', edit: 'Edit account settings', plan: 'Change the plan', eventsEdit: 'Edit the event catalogue', reportsEdit: 'Schedule reports' },
   },
 };

@@ -20,7 +20,11 @@ import { pushCredentialsEn } from '../pushCredentials/en.ts';
 import { webPushEn } from '../webPush/en.ts';
 import { abAnalysisEn } from '../abAnalysis/en.ts';
 import { rulesEn } from '../rules/en.ts';
+import { reportsEn } from '../reports/en.ts';
 import { journeyRunEn } from '../journeyRun/en.ts';
+import { cohortsEn } from '../cohorts/en.ts';
+import { funnelsEn } from '../funnels/en.ts';
+import { dashboardsEn } from '../dashboards/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -40,5 +44,9 @@ export const featuresEn = {
   ...webPushEn,
   ...abAnalysisEn,
   ...rulesEn,
+  ...reportsEn,
   ...journeyRunEn,
+  ...cohortsEn,
+  ...funnelsEn,
+  ...dashboardsEn,
 };

@@ -292,6 +292,8 @@ export const segmentsEn = {
       performance_report: 'Performance report',
       external: 'External',
       none: 'None',
+      funnel: 'Funnel',
+      cohort: 'Cohort',
     },
     errorName: {
       CopyImportFileError: 'The import file could not be copied',

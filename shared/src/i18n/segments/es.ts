@@ -291,6 +291,8 @@ export const segmentsEs: Widen<typeof segmentsEn> = {
       performance_report: 'Informe de rendimiento',
       external: 'Externa',
       none: 'Ninguna',
+      funnel: 'Embudo',
+      cohort: 'Cohorte',
     },
     errorName: {
       CopyImportFileError: 'No se pudo copiar el archivo de importación',
