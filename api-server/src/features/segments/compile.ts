@@ -120,7 +120,10 @@ function positivePredicate(c: Cond, t: ConditionTarget, op: SegmentOperator): st
         const parsed = parseEventProperty(id) ?? invalid('id', 'unknown_target');
         return eventPropertyPredicate(c, parsed.event, parsed.property, node.tagCondition ?? invalid('tagCondition', 'tag_condition_missing'));
       }
-      return occurrencePredicate(c, () => ({ table: 'events', alias: 'e', filters: [`e.name = ${c.p.add(id, 'text')}`] }), op);
+      return occurrencePredicate(c, () => {
+        const name = c.p.add(id, 'text');
+        return { table: 'events', alias: 'e', filters: [`e.name = ${name}`], eventName: name };
+      }, op);
     }
     case 'user_event_tag': {
       const parsed = parseEventProperty(id) ?? invalid('id', 'unknown_target');

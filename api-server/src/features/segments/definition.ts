@@ -48,7 +48,7 @@ export async function compileFor(db: Queryable, segment: Segment, c: Compiling):
   const [timezone, tags, audiences] = await Promise.all([
     repo.appTimezone(db, c.appId), repo.tagTypes(db, c.appId, refs.tagIds), repo.existingAudiences(db, c.appId, refs.audienceIds),
   ]);
-  return compileSegment(segment, { appId: c.appId, timezone, now: c.now ?? new Date(), tags, audiences, selfAudienceId: c.selfAudienceId });
+  return compileSegment(segment, { appId: c.appId, timezone, now: c.now ?? new Date(), tags, audiences, selfAudienceId: c.selfAudienceId, eventDays: true });
 }
 
 export const toSegmentProblems = (problems: readonly CompileProblem[]): SegmentProblem[] =>

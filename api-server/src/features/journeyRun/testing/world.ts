@@ -94,6 +94,8 @@ export async function inboxEvent(db: Queryable, appId: string, personId: string,
 export async function event(w: World, personId: string, name: string, at: Date, inbox = true): Promise<void> {
   await w.db.query(`INSERT INTO events (app_id, event_time, received_at, client_id, person_id, device_id, name) VALUES ($1, $2, $2, $3, $4, 0, $5)`,
     [w.appId, at, randomUUID(), personId, name]);
+  // What ingestion keeps beside the events (the person-month day bitmaps segment conditions read).
+  await w.db.query('SELECT gd_rebuild_event_rollup($1)', [w.appId]);
   if (inbox) await inboxEvent(w.db, w.appId, personId, name, at);
 }
 

@@ -3,8 +3,30 @@ import type { SegmentOperator } from '@gd/shared';
 import { conditionWindow, dateOperatorRange, inDays, invalid, nullSafe, numberValue, positiveOf, values, type Cond, type DayRange, type Params } from './sql.ts';
 import { propertyPredicate } from './values.ts';
 
-/** A source of timed rows for one person: events or message interactions, with fixed filters. */
-export interface Occurrences { table: 'events' | 'message_interactions'; alias: 'e' | 'mi'; filters: string[] }
+/**
+ * A source of timed rows for one person: events or message interactions, with fixed filters.
+ * `eventName` (a parameter) when the rows are one event's with no other filter: whether one exists
+ * on some local days can then be read from the person-month day bitmaps (see eventDaysExist).
+ */
+export interface Occurrences { table: 'events' | 'message_interactions'; alias: 'e' | 'mi'; filters: string[]; eventName?: string }
+
+/**
+ * Whether the person sent the event on at least one local day of `range` (all time when null),
+ * from event_person_months (migration 034: per person, event and month, a bitmask of the days of
+ * the month they sent it, in the app's time zone, kept exact by ingestion). Same answer as the
+ * events, since every range here is whole local days of that zone; a handful of narrow rows per
+ * person instead of each event.
+ */
+export function eventDaysExist(p: Params, eventName: string, range: DayRange | null): string {
+  const where = ['m.app_id = p.app_id', 'm.person_id = p.id', `m.name = ${eventName}`];
+  const from = range?.from ?? null;
+  const to = range?.to ?? null;
+  // Months that can hold a day of the range: from the month of `from`, before `to`.
+  if (from) where.push(`m.month >= (${from} - (extract(day FROM ${from})::int - 1))`);
+  if (to) where.push(`m.month < ${to}`);
+  if (from || to) where.push(`(m.days & gd_month_days_mask(m.month, ${from ?? 'NULL'}, ${to ?? 'NULL'})) <> 0`);
+  return `EXISTS (SELECT 1 FROM event_person_months m WHERE ${where.join(' AND ')})`;
+}
 
 export function occurrencesExist(o: Occurrences, extra: string[], offset?: string): string {
   const where = [`${o.alias}.app_id = p.app_id`, `${o.alias}.person_id = p.id`, ...o.filters, ...extra].join(' AND ');
@@ -20,6 +42,7 @@ export const timeIn = (p: Params, o: Occurrences, range: DayRange | null) => (ra
 export function occurrencePredicate(c: Cond, source: () => Occurrences, op: SegmentOperator): string {
   const exists = (range: DayRange | null, offset?: () => string) => {
     const o = source();
+    if (!offset && o.eventName && c.ctx.eventDays) return eventDaysExist(c.p, o.eventName, range);
     return occurrencesExist(o, timeIn(c.p, o, range), offset?.());
   };
   switch (op) {

@@ -12,6 +12,11 @@ export interface CompileContext {
   audiences: ReadonlySet<string>;
   /** The audience being refreshed: it may not depend on itself. */
   selfAudienceId?: string | undefined;
+  /**
+   * `timezone` is the app's own zone, the one the person-month day bitmaps (migration 034) are kept
+   * in: an event condition on whole days reads them instead of the events.
+   */
+  eventDays?: boolean | undefined;
 }
 
 /** Besides the shared codes: a missing audience, an audience naming itself, an audience without conditions. */

@@ -43,6 +43,8 @@ export function seeder(db: Db, appId: string) {
          VALUES ($1, $2, $2, gen_random_uuid()::text, $3, 0, $4, $5, $6)`,
         [appId, time, personId, name, JSON.stringify(properties), revenue],
       );
+      // What ingestion keeps beside the events (the person-month day bitmaps event conditions read).
+      await db.query('SELECT gd_rebuild_event_rollup($1)', [appId]);
     },
     async session(personId: string, startedAt: string) {
       await db.query(`INSERT INTO sessions (app_id, started_at, session_id, person_id, device_id) VALUES ($1, $2, gen_random_uuid()::text, $3, 0)`, [appId, startedAt, personId]);

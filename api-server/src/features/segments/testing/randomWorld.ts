@@ -321,6 +321,8 @@ export async function loadPeople(db: Db, app: AppSlots, people: readonly EvalPer
         event_time: e.time, person_id: of(p), name: e.name, properties: JSON.stringify(e.properties ?? {}), revenue: e.revenue == null ? null : String(e.revenue),
       }))),
     );
+    // What ingestion keeps beside the events (the person-month day bitmaps event conditions read).
+    await client.query('SELECT gd_rebuild_event_rollup($1)', [app.appId]);
     await insert(
       `INSERT INTO sessions (app_id, started_at, session_id, person_id, device_id) SELECT $1, x.started_at, gen_random_uuid()::text, x.person_id, 0
          FROM jsonb_to_recordset($2::jsonb) AS x(started_at timestamptz, person_id bigint)`,
