@@ -94,9 +94,8 @@ test('a dashboard with a key figure and a chart, arranged live with a colleague,
 
   // The admin sees it move, without reloading.
   await expect.poll(async () => (await box(admin.page, kpiId)).x, AFTER_LOAD).toBeGreaterThan(before.x + 200);
-  const seenByAdmin = await box(admin.page, kpiId);
-  const seenByManager = await box(page, kpiId);
-  expect(Math.abs(seenByAdmin.x - seenByManager.x)).toBeLessThan(2);
+  // Both end where the manager dropped it (the grid animates moves, so the admin's may still be on its way).
+  await expect.poll(async () => Math.abs((await box(admin.page, kpiId)).x - (await box(page, kpiId)).x), AFTER_LOAD).toBeLessThan(2);
 
   // Remembered for the session: /main/dashboards opens it again.
   await page.goto('/behavior/explore');

@@ -18,6 +18,7 @@ const PHONE = { width: 390, height: 844 };
 const SCREENS = [
   '/user/account', '/user/account/apps', '/user/account/users', '/communication/journeys', '/behavior/audiences',
   '/behavior/people', '/behavior/explore', '/behavior/events', '/manage/events', '/manage/import-task', '/manage/tags',
+  '/behavior/funnels', '/behavior/cohort', '/main/dashboards', '/main/executive', '/main/reports',
 ];
 
 /** A JSON call of the app's API with the session's cookies and the CSRF token (as the web client sends it). */

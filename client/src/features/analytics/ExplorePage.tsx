@@ -133,11 +133,11 @@ function ExploreResult({ answer, title, chart, timezone, refreshing, onChart }: 
   return (
     <>
       <Paper withBorder p="md">
-        <Group justify="space-between" mb="sm" wrap="nowrap" gap="sm">
+        <Group justify="space-between" mb="sm" wrap="wrap" gap="sm">
           <Title order={2} fz="md" lineClamp={1} title={title}>
             {truncateLabel(title)} · {metricName}
           </Title>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="wrap" justify="flex-end">
             <Refreshing active={refreshing} />
             <ScheduleReportLink kind="explore" query={{ event: answer.event, metric: answer.metric, ...(answer.breakdown ? { breakdown: answer.breakdown } : {}), ...(answer.property ? { property: answer.property } : {}) }} />
             <AddToDashboard widget={{ kind: 'explore', title: `${title} · ${metricName}`, query: { event: answer.event, metric: answer.metric, ...(answer.breakdown ? { breakdown: answer.breakdown } : {}), ...(answer.property ? { property: answer.property } : {}) } }} />

@@ -121,9 +121,9 @@ function CohortResult({ answer, appId, timezone, state, onSegment, startLabel, r
   return (
     <>
       <Paper withBorder p="md">
-        <Group justify="space-between" mb="xs" wrap="nowrap">
+        <Group justify="space-between" mb="xs" wrap="wrap" gap="sm">
           <Title order={2} fz="md">{t('cohorts.curve')}</Title>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="wrap" justify="flex-end">
             {refreshing && <Text size="xs" c="dimmed" role="status">{t('analytics.refreshing')}</Text>}
             {query && <ScheduleReportLink kind="cohort" query={query} />}
             {query && <AddToDashboard widget={{ kind: 'cohort', title: `${t('nav.cohort')}: ${startLabel}`, query }} />}

@@ -70,11 +70,11 @@ function Funnels({ app }: { app: MetaApp }) {
           <DataState query={result} rows={6}>
             {(answer) => (
               <Stack gap="xs">
-                <Group justify="space-between" wrap="nowrap">
+                <Group justify="space-between" wrap="wrap" gap="sm">
                   <Title order={2} fz="md" lineClamp={1}>
                     {answer.steps.map(labelOf).join(' → ')}
                   </Title>
-                  <Group gap="sm" wrap="nowrap">
+                  <Group gap="sm" wrap="wrap" justify="flex-end">
                     {refreshing && (
                       <Group gap={6} role="status" aria-live="polite" wrap="nowrap">
                         <Loader size={14} />
