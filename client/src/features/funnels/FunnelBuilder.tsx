@@ -121,7 +121,11 @@ const PROPERTY = 'property';
 
 export function FunnelBuilder({ state, onChange, custom, builtIn }: {
   state: FunnelState;
-  onChange: (next: FunnelState) => void;
+  /**
+   * Takes a change as a function of the funnel as it is when applied, not as last drawn: two quick
+   * changes (a step picked, then "Add step" before the page redrew) must not undo each other.
+   */
+  onChange: (change: (current: FunnelState) => FunnelState) => void;
   custom: readonly EventDefinition[];
   builtIn: readonly BuiltInEventDefinition[];
 }) {
@@ -138,14 +142,14 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
     { group: t('analytics.builtIn'), items: builtIn.map((d) => ({ value: d.name, label: label(d.name) })) },
   ].filter((g) => g.items.length > 0);
   const n = state.steps.length;
-  const set = (change: Partial<FunnelState>) => onChange(normalize({ ...state, ...change }));
-  const setStep = (i: number, step: DraftStep) => set({ steps: state.steps.map((s, j) => (j === i ? step : s)) });
-  const move = (i: number, by: number) => {
+  const set = (change: (current: FunnelState) => Partial<FunnelState>) => onChange((current) => normalize({ ...current, ...change(current) }));
+  const setStep = (i: number, step: DraftStep) => set((state) => ({ steps: state.steps.map((s, j) => (j === i ? step : s)) }));
+  const move = (i: number, by: number) => set((state) => {
     const steps = [...state.steps];
     const moved = steps.splice(i, 1);
     steps.splice(i + by, 0, ...moved);
-    set({ steps });
-  };
+    return { steps };
+  });
   const breakdownValue = state.breakdown === null ? NO_BREAKDOWN : state.breakdown.kind === 'property' ? PROPERTY : state.breakdown.field;
   const attributionValue = typeof state.attribution === 'object' ? `step:${state.attribution.step}` : state.attribution;
 
@@ -172,7 +176,7 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
                   <ActionIcon variant="subtle" color="gray" aria-label={t('funnels.moveDown')} disabled={i === n - 1} onClick={() => move(i, 1)}>
                     <IconArrowDown size={16} />
                   </ActionIcon>
-                  <ActionIcon variant="subtle" color="gray" aria-label={t('funnels.removeStep')} disabled={n <= FUNNEL_LIMITS.minSteps} onClick={() => set({ steps: state.steps.filter((_, j) => j !== i) })}>
+                  <ActionIcon variant="subtle" color="gray" aria-label={t('funnels.removeStep')} disabled={n <= FUNNEL_LIMITS.minSteps} onClick={() => set((state) => ({ steps: state.steps.filter((_, j) => j !== i) }))}>
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Group>
@@ -180,7 +184,7 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
             />
           ))}
           <Group>
-            <Button size="xs" variant="default" leftSection={<IconPlus size={14} />} disabled={n >= FUNNEL_LIMITS.maxSteps} onClick={() => set({ steps: [...state.steps, emptyStep()] })}>
+            <Button size="xs" variant="default" leftSection={<IconPlus size={14} />} disabled={n >= FUNNEL_LIMITS.maxSteps} onClick={() => set((state) => ({ steps: [...state.steps, emptyStep()] }))}>
               {t('funnels.addStep')}
             </Button>
           </Group>
@@ -207,15 +211,15 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
                   aria-label={t('funnels.between', { a: x.afterStep, b: x.afterStep + 1 })}
                   data={Array.from({ length: n - 1 }, (_, k) => ({ value: String(k + 1), label: t('funnels.between', { a: k + 1, b: k + 2 }) }))}
                   value={String(x.afterStep)}
-                  onChange={(v) => set({ exclusions: state.exclusions.map((e, j) => (j === i ? { ...e, afterStep: Number(v ?? 1) } : e)) })}
+                  onChange={(v) => set((state) => ({ exclusions: state.exclusions.map((e, j) => (j === i ? { ...e, afterStep: Number(v ?? 1) } : e)) }))}
                   allowDeselect={false}
                 />
               }
               step={x.step}
               options={options}
-              onChange={(s) => set({ exclusions: state.exclusions.map((e, j) => (j === i ? { ...e, step: s } : e)) })}
+              onChange={(s) => set((state) => ({ exclusions: state.exclusions.map((e, j) => (j === i ? { ...e, step: s } : e)) }))}
               actions={
-                <ActionIcon variant="subtle" color="gray" aria-label={t('funnels.removeExclusion')} onClick={() => set({ exclusions: state.exclusions.filter((_, j) => j !== i) })}>
+                <ActionIcon variant="subtle" color="gray" aria-label={t('funnels.removeExclusion')} onClick={() => set((state) => ({ exclusions: state.exclusions.filter((_, j) => j !== i) }))}>
                   <IconTrash size={16} />
                 </ActionIcon>
               }
@@ -227,7 +231,7 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
               variant="default"
               leftSection={<IconPlus size={14} />}
               disabled={state.exclusions.length >= FUNNEL_LIMITS.maxExclusions}
-              onClick={() => set({ exclusions: [...state.exclusions, { step: emptyStep(), afterStep: 1 }] })}
+              onClick={() => set((state) => ({ exclusions: [...state.exclusions, { step: emptyStep(), afterStep: 1 }] }))}
             >
               {t('funnels.addExclusion')}
             </Button>
@@ -249,7 +253,7 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
                 defaultValue={state.window.value}
                 onBlur={(e) => {
                   const value = Number(e.currentTarget.value);
-                  if (Number.isInteger(value) && value >= 1 && value !== state.window.value) set({ window: { ...state.window, value } });
+                  if (Number.isInteger(value) && value >= 1 && value !== state.window.value) set((state) => ({ window: { ...state.window, value } }));
                 }}
               />
               <Select
@@ -260,7 +264,7 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
                 onChange={(u) => {
                   const unit = WindowUnit.parse(u ?? 'day');
                   const limit = unit === 'minute' ? 129_600 : unit === 'hour' ? 2160 : 90;
-                  set({ window: { unit, value: Math.min(state.window.value, limit) } });
+                  set((state) => ({ window: { unit, value: Math.min(state.window.value, limit) } }));
                 }}
                 allowDeselect={false}
               />
@@ -272,7 +276,7 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
                 display="flex"
                 aria-labelledby="funnel-order"
                 value={state.order}
-                onChange={(v) => set({ order: FunnelOrder.parse(v) })}
+                onChange={(v) => set(() => ({ order: FunnelOrder.parse(v) }))}
                 data={FunnelOrder.options.map((o) => ({ value: o, label: t(`funnels.orders.${o}`) }))}
               />
             </Tooltip>
@@ -297,9 +301,9 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
               { value: PROPERTY, label: t('funnels.breakdownProperty') },
             ]}
             value={breakdownValue}
-            onChange={(v) => set({
+            onChange={(v) => set(() => ({
               breakdown: !v || v === NO_BREAKDOWN ? null : v === PROPERTY ? { kind: 'property', property: '' } : { kind: 'attribute', field: v },
-            })}
+            }))}
             allowDeselect={false}
             data-testid="funnel-breakdown"
           />
@@ -311,7 +315,7 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
                   w={200}
                   aria-label={t('funnels.breakdownPropertyName')}
                   value={state.breakdown.property}
-                  onCommit={(property) => set({ breakdown: { kind: 'property', property: property.trim() } })}
+                  onCommit={(property) => set(() => ({ breakdown: { kind: 'property', property: property.trim() } }))}
                 />
               </Input.Wrapper>
               <Select
@@ -323,12 +327,12 @@ export function FunnelBuilder({ state, onChange, custom, builtIn }: {
                   ...state.steps.map((_, i) => ({ value: `step:${i + 1}`, label: t('funnels.attributions.step', { n: i + 1 }) })),
                 ]}
                 value={attributionValue}
-                onChange={(v) => set({ attribution: v?.startsWith('step:') ? { step: Number(v.slice(5)) } : v === 'last' ? 'last' : 'first' })}
+                onChange={(v) => set(() => ({ attribution: v?.startsWith('step:') ? { step: Number(v.slice(5)) } : v === 'last' ? 'last' : 'first' }))}
                 allowDeselect={false}
               />
             </>
           )}
-          <Switch mb={8} label={t('funnels.compare')} checked={state.compare} onChange={(e) => set({ compare: e.currentTarget.checked })} />
+          <Switch mb={8} label={t('funnels.compare')} checked={state.compare} onChange={(e) => set(() => ({ compare: e.currentTarget.checked }))} />
         </Group>
       </Stack>
     </Paper>

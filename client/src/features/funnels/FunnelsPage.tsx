@@ -44,9 +44,9 @@ function Funnels({ app }: { app: MetaApp }) {
   const [drill, setDrill] = useState<{ target: DrillTarget; query: NonNullable<typeof query> } | null>(null);
   const refreshing = useDelayedFlag(result.state === 'loading' && result.data !== undefined);
   // From the address as it is now (the shell writes the range into it too).
-  const update = (next: FunnelState) => {
+  const update = (change: (current: FunnelState) => FunnelState) => {
     const current = new URLSearchParams(window.location.search);
-    setParams(keepRangeParams(writeFunnelState(next), current), { replace: true });
+    setParams(keepRangeParams(writeFunnelState(change(readFunnelState(current))), current), { replace: true });
   };
   const custom = catalogue.data?.custom ?? [];
   const labelOf = (event: string) => {
