@@ -9,25 +9,13 @@
  * and, for comparison, the events-table path they replace (a property not marked, distinct people
  * by country), timed fewer times. Target: p50 < 300 ms for the first two kinds.
  */
-import { AUTH_COOKIES, CSRF_HEADER, addDays, endpoints, fillPath, rangeQuery } from '@gd/shared';
+import { addDays, endpoints, fillPath, rangeQuery } from '@gd/shared';
 import { ensureAnalyticsSet } from './data/analyticsSet.ts';
-import { fmt, percentile, startServerProcess } from './support.ts';
+import { fmt, percentile, startServerProcess, benchSignIn } from './support.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4651);
 const RUNS = 20, SLOW_RUNS = 3;
 
-async function signIn(base: string, email: string, password: string): Promise<string> {
-  const csrf = await fetch(`${base}/api${endpoints.csrf.path}`);
-  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const token = decodeURIComponent(csrfCookie.split(`${AUTH_COOKIES.csrf}=`)[1]?.split(';')[0] ?? '');
-  const res = await fetch(`${base}/api${endpoints.login.path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: csrfCookie, [CSRF_HEADER]: token },
-    body: JSON.stringify({ email, password }),
-  });
-  const access = res.headers.getSetCookie().find((c) => c.startsWith(`${AUTH_COOKIES.access}=`));
-  if (!access) throw new Error(`login failed: ${await res.text()}`);
-  return access.split(';')[0] ?? '';
-}
 
 interface Figure { label: string; source: string; p50: number; p95: number; runs: number }
 
@@ -54,7 +42,7 @@ async function time(label: string, url: string, cookie: string, runs: number): P
 const set = await ensureAnalyticsSet();
 const server = await startServerProcess({ DATABASE_URL: set.url, WORKER: 'off' }, PORT);
 try {
-  const cookie = await signIn(server.base, set.accountEmail, set.password);
+  const cookie = (await benchSignIn(server.base, set.accountEmail, set.password)).access;
   const base = `${server.base}/api${fillPath(endpoints.explore.path, { appId: set.appId })}`;
   const end = set.range.endDay;
   const days30 = { startDay: addDays(end, -29), endDay: end };

@@ -9,30 +9,18 @@
  * add_to_cart by week, a breakdown by country, and (for information, no target) a start event with
  * a property filter, which reads the events table.
  */
-import { AUTH_COOKIES, CSRF_HEADER, addDays, endpoints, fillPath, type CohortQueryInput } from '@gd/shared';
+import { CSRF_HEADER, addDays, endpoints, fillPath, type CohortQueryInput } from '@gd/shared';
 import { ensureAnalyticsSet } from './data/analyticsSet.ts';
-import { fmt, percentile, startServerProcess } from './support.ts';
+import { fmt, percentile, startServerProcess, benchSignIn } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 12);
 const PORT = 4623;
 
-async function signIn(base: string, email: string, password: string): Promise<{ cookie: string; csrf: string }> {
-  const csrfRes = await fetch(`${base}/api${endpoints.csrf.path}`);
-  const csrfCookie = csrfRes.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const csrf = decodeURIComponent(csrfCookie.split(`${AUTH_COOKIES.csrf}=`)[1]?.split(';')[0] ?? '');
-  const res = await fetch(`${base}/api${endpoints.login.path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: csrfCookie, [CSRF_HEADER]: csrf },
-    body: JSON.stringify({ email, password }),
-  });
-  const access = res.headers.getSetCookie().find((c) => c.startsWith(`${AUTH_COOKIES.access}=`));
-  if (!access) throw new Error(`login failed: ${await res.text()}`);
-  return { cookie: `${csrfCookie}; ${access.split(';')[0] ?? ''}`, csrf };
-}
 
 const set = await ensureAnalyticsSet();
 const server = await startServerProcess({ DATABASE_URL: set.url, WORKER: 'off' }, PORT);
 try {
-  const auth = await signIn(server.base, set.accountEmail, set.password);
+  const auth = await benchSignIn(server.base, set.accountEmail, set.password);
   const url = `${server.base}/api${fillPath(endpoints.cohort.path, { appId: set.appId })}`;
   // 12 whole ISO weeks ending with the data's last day.
   const range = { startDay: addDays(set.range.endDay, -83), endDay: set.range.endDay };

@@ -9,30 +9,18 @@
  * SQL path), with a breakdown by country, and for information the per-person path
  * (gd_funnel_eval): any order, and strict order (which reads every event of the people).
  */
-import { AUTH_COOKIES, CSRF_HEADER, addDays, endpoints, fillPath, type FunnelAnswer, type FunnelQueryInput } from '@gd/shared';
+import { addDays, endpoints, fillPath, type FunnelAnswer, type FunnelQueryInput } from '@gd/shared';
 import { ensureAnalyticsSet } from './data/analyticsSet.ts';
-import { fmt, percentile, startServerProcess } from './support.ts';
+import { fmt, percentile, startServerProcess, benchSignIn } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 4615);
 
-async function signIn(base: string, email: string, password: string): Promise<string> {
-  const csrfRes = await fetch(`${base}/api${endpoints.csrf.path}`);
-  const csrfCookie = csrfRes.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const csrf = decodeURIComponent(csrfCookie.split(`${AUTH_COOKIES.csrf}=`)[1]?.split(';')[0] ?? '');
-  const res = await fetch(`${base}/api${endpoints.login.path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: csrfCookie, [CSRF_HEADER]: csrf },
-    body: JSON.stringify({ email, password }),
-  });
-  const access = res.headers.getSetCookie().find((c) => c.startsWith(`${AUTH_COOKIES.access}=`));
-  if (!access) throw new Error(`login failed: ${await res.text()}`);
-  return access.split(';')[0] ?? '';
-}
 
 const set = await ensureAnalyticsSet();
 const server = await startServerProcess({ DATABASE_URL: set.url, WORKER: 'off' }, PORT);
 try {
-  const cookie = await signIn(server.base, set.accountEmail, set.password);
+  const cookie = (await benchSignIn(server.base, set.accountEmail, set.password)).access;
   const url = `${server.base}/api${fillPath(endpoints.funnel.path, { appId: set.appId })}`;
   const range = { startDay: addDays(set.range.endDay, -29), endDay: set.range.endDay };
   const base: FunnelQueryInput = {

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
+import { AUTH_COOKIES, CSRF_HEADER, endpoints } from '@gd/shared';
 import { ROOT } from '../support/env.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -42,3 +43,21 @@ export async function startServerProcess(env: Record<string, string>, port: numb
 
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 export const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+
+/**
+ * Signs in through the API as the web app does: `access` is the session cookie alone, `cookie` the
+ * session and CSRF cookies together, `csrf` the token a write sends in its header.
+ */
+export async function benchSignIn(base: string, email: string, password: string): Promise<{ access: string; cookie: string; csrf: string }> {
+  const csrfRes = await fetch(`${base}/api${endpoints.csrf.path}`);
+  const csrfCookie = csrfRes.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const csrf = decodeURIComponent(csrfCookie.split(`${AUTH_COOKIES.csrf}=`)[1]?.split(';')[0] ?? '');
+  const res = await fetch(`${base}/api${endpoints.login.path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', cookie: csrfCookie, [CSRF_HEADER]: csrf },
+    body: JSON.stringify({ email, password }),
+  });
+  const setCookie = res.headers.getSetCookie().find((c) => c.startsWith(`${AUTH_COOKIES.access}=`));
+  if (!setCookie) throw new Error(`login failed: ${await res.text()}`);
+  const access = setCookie.split(';')[0] ?? '';
+  return { access, cookie: `${csrfCookie}; ${access}`, csrf };
+}
