@@ -17,3 +17,4 @@ export * from './behaviour/index.ts';
 export * from './analytics/retention.ts';
 export * from './analytics/funnel.ts';
 export * from './people/name.ts';
+export * from './acquisition/model.ts';
