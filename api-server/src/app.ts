@@ -30,9 +30,11 @@ import { messageWhatIfRoutes } from './features/messageWhatIf/routes.ts';
 import { peopleRoutes } from './features/people/routes.ts';
 import { ingestRouter } from './features/ingest/routes.ts';
 import { sdkMessagesRouter } from './features/sdkMessages/routes.ts';
+import { deferredLinkRouter } from './features/attribution/routes.ts';
 import { tagRoutes } from './features/tags/routes.ts';
 import { segmentRoutes } from './features/segments/routes.ts';
 import { funnelRoutes } from './features/funnels/routes.ts';
+import { acqReportRoutes } from './features/acqReports/routes.ts';
 import { importRoutes } from './features/imports/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
 import { homeRoutes } from './features/home/routes.ts';
@@ -47,6 +49,11 @@ import { cohortRoutes } from './features/cohorts/routes.ts';
 import { reportRoutes } from './features/reports/routes.ts';
 import { dashboardRoutes } from './features/dashboards/routes.ts';
 import { executiveRoutes } from './features/executive/routes.ts';
+import { acquisitionRoutes } from './features/acquisition/routes.ts';
+import { postbackRoutes } from './features/postbacks/routes.ts';
+import { skanPostbackRouter, skanRoutes } from './features/skan/routes.ts';
+import { linkHost } from './features/links/host.ts';
+import { linkRoutes } from './features/links/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -55,6 +62,10 @@ export function createApp(deps: Deps): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
+
+  // The link host first: a click is a cached lookup, one queued insert and the redirect; no
+  // cookies, body parser or CSRF (features/links/host.ts).
+  app.use('/l', linkHost(deps));
 
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -73,6 +84,13 @@ export function createApp(deps: Deps): express.Express {
 
   // The SDK's messages (in-app, native ads, coupon redemptions): app-key auth and CORS like ingestion.
   app.use('/api/sdk', sdkMessagesRouter(deps, appKeys));
+  // Deferred deep links: the SDK's first open asks for its click's deep link (features/attribution).
+  app.use('/api/sdk', deferredLinkRouter(deps, appKeys));
+
+  // SKAdNetwork postbacks from Apple's devices (no session, no CSRF): the API's address and the developer copy's.
+  const skanReceiver = skanPostbackRouter(deps);
+  app.use('/api/skan/v4/postback', skanReceiver);
+  app.use('/.well-known/skadnetwork/report-attribution', skanReceiver);
 
   // E-mail links (open pixel, clicks, unsubscribe): called by recipients' mail clients, no session.
   app.use('/api/email', emailLinksRouter(deps));
@@ -109,6 +127,7 @@ export function createApp(deps: Deps): express.Express {
   tagRoutes(api, deps);
   segmentRoutes(api, deps);
   funnelRoutes(api, deps);
+  acqReportRoutes(api, deps);
   importRoutes(api, deps);
   exportRoutes(api, deps);
   homeRoutes(api, deps);
@@ -123,6 +142,10 @@ export function createApp(deps: Deps): express.Express {
   reportRoutes(api, deps);
   dashboardRoutes(api, deps);
   executiveRoutes(api, deps);
+  acquisitionRoutes(api, deps);
+  skanRoutes(api, deps);
+  linkRoutes(api, deps);
+  postbackRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

@@ -25,6 +25,8 @@ const Config = z.object({
   SYNC_PUBLIC_URL: z.string().optional(),
   /** The sync server as the API reaches it when it runs as its own process (docker-compose). */
   SYNC_URL: z.string().optional(),
+  /** The link host's public base for short links (tracking links, powlinks); default: the API's own origin + /l. */
+  LINK_BASE_URL: z.string().url().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Ingestion rate limit per app key and API process: requests per second, and the burst. */
   INGEST_RATE_PER_SECOND: z.coerce.number().positive().default(1000),
@@ -51,8 +53,14 @@ const Config = z.object({
   JOURNEY_APP_IDS: z.string().optional().transform((v) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined)),
   /** 'off': this API process does not run automatic rules (separate `worker` processes do; tests turn it on where they test the loop). */
   RULES_IN_PROCESS: z.enum(['on', 'off']).default('on'),
+  /** 'off': this process does not send provider postbacks nor read their trigger inbox (another process does; tests turn it on where they test sending). */
+  POSTBACKS_IN_PROCESS: z.enum(['on', 'off']).default('on'),
+  /** 'off': this API process does not attribute installs to clicks (a `worker` process does; features/attribution/loop.ts). */
+  ATTRIBUTION_IN_PROCESS: z.enum(['on', 'off']).default('on'),
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   JOB_QUEUE: z.string().regex(/^[\w-]{1,64}$/).default('default'),
+  /** SKAdNetwork: the public keys postbacks are verified with, JSON {"4.0"|"3.0"|"2.2"|"*": base64 DER or PEM P-256 key}; absent: Apple's published key (features/skan/verify.ts). */
+  SKAN_PUBLIC_KEYS: z.string().optional(),
 });
 export type Config = z.infer<typeof Config>;
 

@@ -22,6 +22,7 @@ import { startDelivery, type Delivery } from './features/delivery/pipeline.ts';
 import { startRules, type RulesLoop } from './features/rules/loop.ts';
 import { netPolicy } from './net/index.ts';
 import { startJourneyEngine, type JourneyEngine } from './features/journeyRun/engine.ts';
+import { startAttribution, type AttributionLoop } from './features/attribution/loop.ts';
 
 export interface RunningServer {
   url: string;
@@ -78,6 +79,8 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   const rules: RulesLoop | null = opts.worker !== false && config.RULES_IN_PROCESS === 'on' ? startRules({ db, log }) : null;
   // The journey engine (features/journeyRun): entries, transitions, postbacks; woken by launch, stop and ingestion.
   const journeys: JourneyEngine | null = opts.worker !== false && config.JOURNEYS_IN_PROCESS === 'on' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE }) : null;
+  // Installs attributed to clicks (features/attribution), woken by ingestion.
+  const attribution: AttributionLoop | null = opts.worker !== false && config.ATTRIBUTION_IN_PROCESS === 'on' ? startAttribution({ db, log }) : null;
   const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake(), notifyDelivery: () => delivery?.wake(), notifyJourneys: () => journeys?.wake(),
     // Ingestion wrote trigger inbox rows: the journey engine and the rules read them (features/ingest/triggers.ts).
     notifyTriggers: () => { journeys?.wake(); rules?.wake(); } };
@@ -105,6 +108,7 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
       await delivery?.stop();
       await journeys?.stop();
       await rules?.stop();
+      await attribution?.stop();
       await audiences?.stop();
       partitions?.stop();
       await jobs?.stop();

@@ -14,6 +14,7 @@ import { loadSigningSecret } from './features/auth/secrets.ts';
 import { startBackgroundJobs } from './jobs/start.ts';
 import { startDelivery } from './features/delivery/pipeline.ts';
 import { startRules } from './features/rules/loop.ts';
+import { startAttribution } from './features/attribution/loop.ts';
 import { netPolicy } from './net/index.ts';
 import { startJourneyEngine } from './features/journeyRun/engine.ts';
 import { keepServing } from './processGuard.ts';
@@ -43,6 +44,8 @@ const delivery = config.WORKER_ONLY === 'journeys' ? null : startDelivery({ db, 
 const journeys = all || config.WORKER_ONLY === 'journeys' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE, ...(config.JOURNEY_APP_IDS ? { appIds: config.JOURNEY_APP_IDS } : {}) }) : null;
 // Automatic rules: the trigger inbox, coupon redemptions and the daily rules (features/rules).
 const rules = all ? startRules({ db, log }) : null;
+// Installs, reinstalls and retargeting opens attributed to clicks (features/attribution).
+const attribution = all ? startAttribution({ db, log }) : null;
 // Only once running: a failure to start must still end the process.
 keepServing(log);
 log.info('worker started');
@@ -50,6 +53,6 @@ log.info('worker started');
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     partitions?.stop();
-    void Promise.all([mail?.stop(), audiences?.stop(), jobs?.stop(), delivery?.stop(), journeys?.stop(), rules?.stop()]).then(() => db.end()).then(() => process.exit(0));
+    void Promise.all([mail?.stop(), audiences?.stop(), jobs?.stop(), delivery?.stop(), journeys?.stop(), rules?.stop(), attribution?.stop()]).then(() => db.end()).then(() => process.exit(0));
   });
 }

@@ -19,6 +19,7 @@ import { INVALID_CODE, post, type Outcome } from './transport.ts';
 import type { EventExtras, InteractionRefs, Properties, Rejection, Tracker, TrackerOptions } from './types.ts';
 import { messagesApi } from './inapp/index.ts';
 import { webPushApi } from './push.ts';
+import { deferredApi, landingClick } from './deferred.ts';
 
 /** Browsers allow 64 KiB of keepalive request bodies in flight per page. */
 export const KEEPALIVE_BYTES = 60_000;
@@ -259,7 +260,8 @@ export function createTracker(options: TrackerOptions): Tracker {
   win?.addEventListener('online', onOnline);
 
   // ---- start: the first run's install, the session, and what a previous page left
-  if (autoTrack && firstRun) addEvent(INSTALL, now(), undefined, pageCampaign());
+  // The install carries the click of the landing address, if any (deferred.ts).
+  if (autoTrack && firstRun) addEvent(INSTALL, now(), landingClick(), pageCampaign());
   activity(now());
   if (queue.length) void flush();
 
@@ -329,6 +331,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     ...webPushApi({ base, appKey, device, fetcher, store }, win?.document ?? null),
     ...messages.api,
+    ...deferredApi({ base, appKey, fetcher, deviceId, firstRun, flush: () => flush(), store }),
     flush: () => flush(),
     async shutdown() {
       if (closed) return;

@@ -3,6 +3,9 @@ import type { DeviceContext, InteractionChannel, InteractionKind, ProfileFields,
 import type { InAppMessage, NativeAd } from '@gd/shared/schemas/sdkMessages';
 import type { KeyValueStorage } from './storage.ts';
 import type { WebPushOptions, WebPushResult } from './webPush.ts';
+import type { DeferredDeepLink } from './deferred.ts';
+
+export type { DeferredDeepLink };
 
 export type { DeviceContext, InteractionChannel, InteractionKind, ProfileFields };
 export type { InAppMessage, NativeAd };
@@ -125,6 +128,12 @@ export interface Tracker {
    * client id is kept per message and variant until an OK answer; or give your own `clientId`.
    */
   redeem(messageId: string, variantId?: string, clientId?: string): Promise<Record<string, unknown> | null>;
+  /**
+   * The deep link (and its tracking parameters) of the link whose click brought this install, once
+   * per install: later calls answer null. Sends what is queued first (the install), then asks the
+   * API, which attributes the install at once (deferred.ts).
+   */
+  deferredDeepLink(): Promise<DeferredDeepLink | null>;
   /** Sends what is queued; resolves when the queue is empty or a failed send left a retry scheduled. */
   flush(): Promise<void>;
   /** Stops timers and listeners, sends what it can, and writes the queue. */

@@ -94,6 +94,8 @@ export const endpointRoutes = {
   sdkInApp: { method: 'GET', path: '/sdk/v1/in-app' },
   sdkNativeAds: { method: 'GET', path: '/sdk/v1/native-ads' },
   sdkRedeem: { method: 'POST', path: '/sdk/v1/redeem' },
+  // Deferred deep links (endpoints/attribution.ts)
+  deferredDeepLink: { method: 'POST', path: '/sdk/v1/deferred-link' },
 
   // Tags (endpoints/tags.ts)
   listTags: { method: 'GET', path: '/apps/:appId/tags' },
@@ -247,6 +249,62 @@ export const endpointRoutes = {
   updateDashboard: { method: 'PUT', path: '/apps/:appId/dashboards/:dashboardId' },
   deleteDashboard: { method: 'DELETE', path: '/apps/:appId/dashboards/:dashboardId' },
   getExecutive: { method: 'GET', path: '/executive' },
+
+  // SKAdNetwork (endpoints/skan.ts)
+  skanPostback: { method: 'POST', path: '/skan/v4/postback' },
+  skanSettings: { method: 'GET', path: '/apps/:appId/skan/settings' },
+  updateSkanSettings: { method: 'PUT', path: '/apps/:appId/skan/settings' },
+  updateSkanSchema: { method: 'PUT', path: '/apps/:appId/skan/schema' },
+  skanPostbacks: { method: 'GET', path: '/apps/:appId/skan/postbacks' },
+  skanFigures: { method: 'GET', path: '/apps/:appId/skan/figures' },
+
+  // Acquisition: campaigns, sources, channels, providers (endpoints/acquisition.ts)
+  campaigns: { method: 'GET', path: '/apps/:appId/acquisition/campaigns' },
+  campaign: { method: 'GET', path: '/apps/:appId/acquisition/campaigns/:campaignId' },
+  createCampaign: { method: 'POST', path: '/apps/:appId/acquisition/campaigns' },
+  updateCampaign: { method: 'PUT', path: '/apps/:appId/acquisition/campaigns/:campaignId' },
+  cloneCampaign: { method: 'POST', path: '/apps/:appId/acquisition/campaigns/:campaignId/clone' },
+  deleteCampaign: { method: 'DELETE', path: '/apps/:appId/acquisition/campaigns/:campaignId' },
+  campaignsDownload: { method: 'GET', path: '/apps/:appId/acquisition/campaigns.csv' },
+  fraudExport: { method: 'GET', path: '/apps/:appId/acquisition/fraud.csv' },
+  providerView: { method: 'GET', path: '/apps/:appId/acquisition/provider-view' },
+  sources: { method: 'GET', path: '/apps/:appId/acquisition/sources' },
+  createSource: { method: 'POST', path: '/apps/:appId/acquisition/sources' },
+  updateSource: { method: 'PUT', path: '/apps/:appId/acquisition/sources/:sourceId' },
+  deleteSource: { method: 'DELETE', path: '/apps/:appId/acquisition/sources/:sourceId' },
+  channels: { method: 'GET', path: '/apps/:appId/acquisition/channels' },
+  createChannel: { method: 'POST', path: '/apps/:appId/acquisition/channels' },
+  updateChannel: { method: 'PUT', path: '/apps/:appId/acquisition/channels/:channelId' },
+  deleteChannel: { method: 'DELETE', path: '/apps/:appId/acquisition/channels/:channelId' },
+  accountProviders: { method: 'GET', path: '/account/providers' },
+  createAccountProvider: { method: 'POST', path: '/account/providers' },
+  updateAccountProvider: { method: 'PUT', path: '/account/providers/:providerId' },
+  deleteAccountProvider: { method: 'DELETE', path: '/account/providers/:providerId' },
+  adProviderCatalogue: { method: 'GET', path: '/account/provider-catalogue' },
+  adProviders: { method: 'GET', path: '/admin/providers' },
+  createAdProvider: { method: 'POST', path: '/admin/providers' },
+  updateAdProvider: { method: 'PUT', path: '/admin/providers/:adProviderId' },
+  deleteAdProvider: { method: 'DELETE', path: '/admin/providers/:adProviderId' },
+
+  // Acquisition reports (endpoints/acqReports.ts)
+  acqActivity: { method: 'GET', path: '/apps/:appId/acquisition/reports/activity' },
+  acqInstalls: { method: 'GET', path: '/apps/:appId/acquisition/reports/installs' },
+  acqUninstalls: { method: 'GET', path: '/apps/:appId/acquisition/reports/uninstalls' },
+  acqRetargeting: { method: 'GET', path: '/apps/:appId/acquisition/reports/retargeting' },
+  acqAssisted: { method: 'GET', path: '/apps/:appId/acquisition/reports/assisted' },
+  // Links (endpoints/links.ts)
+  links: { method: 'GET', path: '/apps/:appId/acquisition/links' },
+  link: { method: 'GET', path: '/apps/:appId/acquisition/links/:linkId' },
+  createLink: { method: 'POST', path: '/apps/:appId/acquisition/links' },
+  updateLink: { method: 'PUT', path: '/apps/:appId/acquisition/links/:linkId' },
+  deleteLink: { method: 'DELETE', path: '/apps/:appId/acquisition/links/:linkId' },
+  linkClicks: { method: 'GET', path: '/apps/:appId/acquisition/links/:linkId/clicks' },
+  // Provider postbacks and trackers (endpoints/postbacks.ts)
+  trackers: { method: 'GET', path: '/apps/:appId/acquisition/trackers' },
+  createTracker: { method: 'POST', path: '/apps/:appId/acquisition/trackers' },
+  updateTracker: { method: 'PUT', path: '/apps/:appId/acquisition/trackers/:trackerId' },
+  deleteTracker: { method: 'DELETE', path: '/apps/:appId/acquisition/trackers/:trackerId' },
+  campaignPostbacks: { method: 'GET', path: '/apps/:appId/acquisition/campaigns/:campaignId/postbacks' },
 } as const satisfies Record<EndpointName, EndpointRoute>;
 
 /** Fill `:param` placeholders of a path. */

@@ -29,12 +29,18 @@ import { mailProviderEndpoints } from './endpoints/mailProviders.ts';
 import { pushCredentialEndpoints } from './endpoints/pushCredentials.ts';
 import { abAnalysisEndpoints } from './endpoints/abAnalysis.ts';
 import { sdkMessageEndpoints } from './endpoints/sdkMessages.ts';
+import { attributionEndpoints } from './endpoints/attribution.ts';
 import { webPushEndpoints } from './endpoints/webPush.ts';
 import { ruleEndpoints } from './endpoints/rules.ts';
 import { reportEndpoints } from './endpoints/reports.ts';
 import { funnelEndpoints } from './endpoints/funnels.ts';
 import { cohortEndpoints } from './endpoints/cohorts.ts';
 import { dashboardEndpoints } from './endpoints/dashboards.ts';
+import { linkEndpoints } from './endpoints/links.ts';
+import { skanEndpoints } from './endpoints/skan.ts';
+import { acquisitionEndpoints } from './endpoints/acquisition.ts';
+import { postbackEndpoints } from './endpoints/postbacks.ts';
+import { acqReportEndpoints } from './endpoints/acqReports.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -50,6 +56,7 @@ export const endpoints = {
   ...peopleEndpoints,
   ...ingestEndpoints,
   ...sdkMessageEndpoints,
+  ...attributionEndpoints,
   ...tagEndpoints,
   ...segmentEndpoints,
   ...importEndpoints,
@@ -67,6 +74,11 @@ export const endpoints = {
   ...reportEndpoints,
   ...cohortEndpoints,
   ...dashboardEndpoints,
+  ...skanEndpoints,
+  ...acquisitionEndpoints,
+  ...acqReportEndpoints,
+  ...linkEndpoints,
+  ...postbackEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

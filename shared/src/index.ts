@@ -18,3 +18,4 @@ export * from './analytics/retention.ts';
 export * from './analytics/funnel.ts';
 export * from './people/name.ts';
 export * from './acquisition/model.ts';
+export * from './acquisition/metrics.ts';

@@ -19,18 +19,20 @@
  *
  * Exhaustive by construction: a new endpoint with a child parameter, a new request field naming a
  * child, a new document kind or a new table fails this file until it is swept or exempted here
- * with its reason (../testing/isolationChildren.ts says what is swept).
+ * with its reason (../testing/isolationChildren.ts says what is swept). The acquisition routes
+ * (issue 16) are swept the same way in isolation-acquisition.int.test.ts, in a world of their own.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DOC_KINDS, ErrorCode, PERMISSION_KEYS, createConditionNode, createGroupNode, endpoints, fillPath,
+  DOC_KINDS, ErrorCode, PERMISSION_KEYS, createConditionNode, createGroupNode, endpoints,
   type DocumentKind, type EndpointName, type SegmentCondition,
 } from '@gd/shared';
-import type { Db } from '../db/pool.ts';
 import {
-  ACCOUNT_CHILDREN, PATH_CHILDREN, FIELD_EXEMPT, DOC_CHILDREN, sessionEndpoints, pathParams, childParams, pathSwept, referenceFields, type Child,
+  ACCOUNT_CHILDREN, FIELD_EXEMPT, DOC_CHILDREN, sessionEndpoints, pathParams, pathChild, childParams, pathSwept, referenceFields,
+  isAcquisition, endpointOf, type Child,
 } from '../testing/isolationChildren.ts';
+import { comparable, send, victimRows, type Probe } from '../testing/isolationSweep.ts';
 import { ingest, registerAccount, startTestApi, uniqueEmail, type ApiAnswer, type TestApi, type TestClient } from '../testing/harness.ts';
 import { apnsKey, serviceAccountKey } from '../features/delivery/push/testing/keys.ts';
 
@@ -213,32 +215,10 @@ beforeAll(async () => {
 afterAll(async () => { await api.stop(); });
 
 // ---------------------------------------------------------------------------------------------
-// Calls, and answers compared with the two ids replaced.
+// Calls, and answers compared with the two ids replaced (../testing/isolationSweep.ts).
 
-interface Probe { params?: Record<string, string>; body?: unknown; query?: Record<string, string> }
-
-function send(client: TestClient, name: EndpointName, probe: Probe): Promise<ApiAnswer> {
-  const e = endpoints[name];
-  const query = probe.query ? `?${new URLSearchParams(probe.query).toString()}` : '';
-  const path = fillPath(e.path, probe.params) + query;
-  return client.raw(e.method, path, e.method === 'GET' ? {} : { body: JSON.stringify(probe.body ?? {}) });
-}
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The answer with `ids` (the victim's and the unused one) as one placeholder, and generated ids and instants masked. */
-function comparable(answer: ApiAnswer, ids: string[]): unknown {
-  const named = new RegExp(ids.map((id) => `(?<![\\w-])${escape(id)}(?![\\w-])`).join('|'), 'g');
-  const strings = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(named, '<child>').replace(UUID, '<uuid>').replace(INSTANT, '<instant>');
-    if (Array.isArray(v)) return v.map(strings);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strings(x)]));
-    return v;
-  };
-  return { httpStatus: answer.httpStatus, body: strings(answer.body) };
-}
+/** The victim's rows the caller must leave as they were: for another account's caller, all of the account's; for a caller of the account, app B's. */
+const rowsOf = (caller: Caller) => victimRows(api.db, { accountId: victimAccount, apps: caller.otherAccount ? [appA, appB] : [appB], accountRows: caller.otherAccount });
 
 /** Calls with the victim's child and with an unused id; both answers, comparable. */
 async function both(caller: Caller, name: EndpointName, child: Child, build: (id: string) => Probe) {
@@ -295,7 +275,6 @@ interface FieldCase {
   runs?: boolean;
 }
 
-const endpointOf = (field: string) => field.split(' ')[0] as EndpointName;
 const importName = (id: string) => `Probe ${id}`;
 const s3Source = (id: string) => ({ type: 's3', s3FileRoute: 'people.csv', s3IdType: 'customerId', s3IntegrationId: id });
 const performance = (id: string) => ({ type: 'performance_report', kpiType: 'impacts', filters: { journeyIds: [id] }, dateRange: { startDay: today(), endDay: today(), timeGroup: 'day' } });
@@ -364,28 +343,31 @@ const FIELD_CASES: FieldCase[] = [
   ]),
 ];
 
+/** The routes with a child parameter this file sweeps (the acquisition ones: isolation-acquisition.int.test.ts). */
+const swept = pathSwept.filter((n) => !isAcquisition(n));
+
 /** Account children (users, roles) are foreign only to another account's caller. */
 const reaches = (otherAccount: boolean, child: Child) => otherAccount || !ACCOUNT_CHILDREN.has(child);
 
 // ---------------------------------------------------------------------------------------------
 
 describe('the sweep covers every child', () => {
-  it('every path parameter is a child the sweep knows, or names none', () => {
-    const unknown = sessionEndpoints.flatMap((n) => childParams(n).filter((p) => !(p in PATH_CHILDREN)).map((p) => `${n} :${p}`));
+  it('every path parameter is a child the sweeps know, or names none', () => {
+    const unknown = sessionEndpoints.flatMap((n) => childParams(n).filter((p) => !pathChild(n, p)).map((p) => `${n} :${p}`));
     expect(unknown, 'add the child to PATH_CHILDREN (with a victim id) or NOT_CHILDREN').toEqual([]);
   });
 
   it('every route with a child parameter and a body has a valid body here', () => {
-    const missing = pathSwept.filter((n) => 'request' in endpoints[n] && !(n in VALID_BODIES));
+    const missing = swept.filter((n) => 'request' in endpoints[n] && !(n in VALID_BODIES));
     expect(missing).toEqual([]);
   });
 
   it('every request or query field that names a child is swept, or exempt with its reason', () => {
     const found = referenceFields();
-    const swept = new Set(FIELD_CASES.map((c) => c.field));
-    expect(found.filter((f) => !swept.has(f) && !(f in FIELD_EXEMPT)), 'add a FIELD_CASES entry (or a FIELD_EXEMPT reason)').toEqual([]);
+    const cases = new Set(FIELD_CASES.map((c) => c.field));
+    expect(found.filter((f) => !isAcquisition(endpointOf(f)) && !cases.has(f) && !(f in FIELD_EXEMPT)), 'add a FIELD_CASES entry (or a FIELD_EXEMPT reason)').toEqual([]);
     expect(Object.keys(FIELD_EXEMPT).filter((f) => !found.includes(f)), 'exemptions for fields that are gone').toEqual([]);
-    expect(FIELD_CASES.map((c) => endpointOf(c.field)).filter((n) => !(n in endpoints))).toEqual([]);
+    expect(FIELD_CASES.map((c) => endpointOf(c.field)).filter((n) => !(n in endpoints) || isAcquisition(n))).toEqual([]);
   });
 
   it('every document kind is swept, or has no entity yet', () => {
@@ -399,15 +381,15 @@ describe.each([
 ] as const)('%s', (_label, otherAccount, callerOf) => {
   let before: Record<string, string[]>;
   beforeAll(async () => {
-    before = await victimRows(api.db, callerOf());
+    before = await rowsOf(callerOf());
   });
 
-  const pathCases = pathSwept.filter((n) => childParams(n).every((p) => reaches(otherAccount, PATH_CHILDREN[p]!))).map((n) => [n] as const);
+  const pathCases = swept.filter((n) => childParams(n).every((p) => reaches(otherAccount, pathChild(n, p)!))).map((n) => [n] as const);
   it.each(pathCases)('%s with the victim\'s child answers as with an unused id (10004 or 10)', async (name) => {
     const caller = callerOf();
-    const children = childParams(name).map((p) => PATH_CHILDREN[p]!);
+    const children = childParams(name).map((p) => pathChild(name, p)!);
     const probe = (pick: (child: Child) => string): Probe => ({
-      params: Object.fromEntries(pathParams(name).map((p) => [p, p === 'appId' ? caller.appId : p === 'version' ? '1' : pick(PATH_CHILDREN[p]!)])),
+      params: Object.fromEntries(pathParams(name).map((p) => [p, p === 'appId' ? caller.appId : p === 'version' ? '1' : pick(pathChild(name, p)!)])),
       body: VALID_BODIES[name],
     });
     const mine = Object.fromEntries(children.map((child) => [child, unused(child)])) as Record<Child, string>;
@@ -439,77 +421,16 @@ describe.each([
   it('left every row of the victim\'s as it was', async () => {
     const caller = callerOf();
     for (const taskId of started.get(caller.appId) ?? []) await ranTask(caller.client, caller.appId, taskId);
-    expect(await victimRows(api.db, callerOf())).toEqual(before);
+    expect(await rowsOf(callerOf())).toEqual(before);
   });
 });
 
 describe('putRole', () => {
   it('with another account\'s role id acts on the caller\'s own account only', async () => {
-    const before = await victimRows(api.db, intruder);
+    const before = await rowsOf(intruder);
     const put = await send(intruder.client, 'putRole', { params: { roleId: victim.role }, body: { name: 'Hijacked', userType: 79, grants: [] } });
     expect(put.body).toMatchObject({ status: 'OK', role: { id: victim.role, name: 'Hijacked' } });
     await intruder.client.ok('deleteRole', undefined, { roleId: victim.role });
-    expect(await victimRows(api.db, intruder)).toEqual(before);
+    expect(await rowsOf(intruder)).toEqual(before);
   });
 });
-
-// ---------------------------------------------------------------------------------------------
-// Every row of the victim's, table by table.
-
-/**
- * Tables without an app or account column, and how their rows belong to one ($1 the account,
- * $2 the apps, $3 whether account rows count). A new table that fits none of these fails the test.
- */
-const CHILD_TABLES: Record<string, string> = {
-  accounts: '$3 AND id = $1',
-  apps: 'id = ANY($2) OR ($3 AND account_id = $1)',
-  journey_events: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
-  journey_versions: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
-  journey_entry_marks: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
-  journey_step_counts: 'journey_id IN (SELECT id FROM journeys WHERE app_id = ANY($2))',
-  journey_passages: 'entry_id IN (SELECT id FROM journey_entries WHERE app_id = ANY($2))',
-  message_submissions: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
-  message_decisions: 'submission_id IN (SELECT s.id FROM message_submissions s JOIN messages m ON m.id = s.message_id WHERE m.app_id = ANY($2))',
-  message_comments: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
-  message_versions: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
-  message_events: 'message_id IN (SELECT id FROM messages WHERE app_id = ANY($2))',
-  document_updates: 'name IN (SELECT name FROM documents WHERE app_id = ANY($2))',
-  import_rows: 'task_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2))',
-  stored_file_chunks: 'file_id IN (SELECT id FROM import_tasks WHERE app_id = ANY($2) UNION SELECT id FROM audience_exports WHERE app_id = ANY($2) UNION SELECT id FROM report_runs WHERE app_id = ANY($2))',
-  refresh_tokens: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
-  one_time_tokens: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
-  password_history: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
-};
-/** Tables of nobody's, with why they cannot hold the victim's data. */
-const GLOBAL_TABLES: Record<string, string> = {
-  login_failures: 'sign-in attempts by e-mail and address, before any account is known',
-  mail_outbox: 'addressed mail; an invitation into the victim\'s account would show as a users row',
-  provider_rate_windows: 'counts of sends per provider and second (delivery/rateLimit.ts), keyed by a provider id: no content, and no request writes it',
-  schema_migrations: 'the migrations applied',
-  server_secrets: 'the servers\' own secrets',
-};
-
-/** The victim's rows: for another account's caller, all of the account's; for a caller of the account, app B's. */
-async function victimRows(db: Db, caller: Caller): Promise<Record<string, string[]>> {
-  const { rows: tables } = await db.query<{ name: string; app: boolean; account: boolean }>(
-    `SELECT c.relname AS name,
-            EXISTS (SELECT 1 FROM information_schema.columns k WHERE k.table_schema = 'public' AND k.table_name = c.relname AND k.column_name = 'app_id') AS app,
-            EXISTS (SELECT 1 FROM information_schema.columns k WHERE k.table_schema = 'public' AND k.table_name = c.relname AND k.column_name = 'account_id') AS account
-       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname`,
-  );
-  const apps = caller.otherAccount ? [appA, appB] : [appB];
-  const out: Record<string, string[]> = {};
-  for (const t of tables) {
-    if (t.name in GLOBAL_TABLES) continue;
-    const where = CHILD_TABLES[t.name] ?? (t.app ? 'app_id = ANY($2)' : t.account ? '$3 AND account_id = $1' : null);
-    if (where === null) throw new Error(`table ${t.name}: say how its rows belong to an account (CHILD_TABLES) or why they do not (GLOBAL_TABLES)`);
-    const { rows } = await db.query<{ r: string }>(
-      `WITH scope AS (SELECT $1::uuid AS a, $2::uuid[] AS b, $3::boolean AS c)
-       SELECT to_jsonb(t)::text AS r FROM "${t.name}" t, scope WHERE ${where.replaceAll('$1', 'scope.a').replaceAll('$2', 'scope.b').replaceAll('$3', 'scope.c')} ORDER BY 1`,
-      [victimAccount, apps, caller.otherAccount],
-    );
-    out[t.name] = rows.map((r) => r.r);
-  }
-  return out;
-}

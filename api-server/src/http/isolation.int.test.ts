@@ -42,6 +42,7 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateMailProvider: { name: 'Hijacked', host: '203.0.114.11', port: 465, tls: 'tls', username: 'spy', password: 'spy-password', senderName: 'Spy', senderEmail: 'spy@example.com' },
   putApnsCredentials: spyApns,
   putFcmCredentials: spyServiceAccount,
+  updateAccountProvider: { name: 'Hijacked', kind: 'other' },
 };
 
 beforeAll(async () => {
@@ -110,6 +111,18 @@ beforeAll(async () => {
     [owner.accountId, app.id, ids.reportId])).rows[0]!.id;
   // A dashboard of the app.
   ids.dashboardId = (await owner.client.ok<{ dashboard: { id: string } }>('createDashboard', { name: 'Secret dashboard', window: 'week' }, { appId: app.id })).dashboard.id;
+  // Acquisition (issue 16): a provider of the account, and the app's source, channel, campaign, link and tracker.
+  const p = { appId: app.id };
+  ids.accountProviderId = (await owner.client.ok<{ provider: { id: string } }>('createAccountProvider', { name: 'Secret network', kind: 'social', eventPostbackUrl: 'https://203.0.114.10/postback' })).provider.id;
+  ids.sourceId = (await owner.client.ok<{ source: { id: string } }>('createSource', { name: 'Secret source', type: 'adnetwork', accountProviderId: ids.accountProviderId }, p)).source.id;
+  ids.channelId = (await owner.client.ok<{ channel: { id: string } }>('createChannel', { name: 'Secret channel' }, p)).channel.id;
+  ids.campaignId = (await owner.client.ok<{ campaign: { id: string } }>('createCampaign', {
+    name: 'Secret campaign', sourceId: ids.sourceId, channelId: ids.channelId, pricingModel: 'cpi', destinations: { desktop: { web: 'https://www.example.com/get' } },
+  }, p)).campaign.id;
+  ids.linkId = (await owner.client.ok<{ link: { id: string } }>('createLink', { campaignId: ids.campaignId, kind: 'tracking', name: 'Secret link' }, p)).link.id;
+  ids.trackerId = (await owner.client.ok<{ tracker: { id: string } }>('createTracker', { name: 'Secret tracker', event: 'secret_event', accountProviderId: ids.accountProviderId }, p)).tracker.id;
+  // An entry of the platform's ad provider catalogue (nobody's: its routes are the platform administrators').
+  ids.adProviderId = (await owner.client.ok<{ providers: { id: string }[] }>('adProviderCatalogue')).providers[0]!.id;
   // Push credentials of the app (APNs; `provider` names the one to delete).
   await owner.client.ok('putApnsCredentials', { ...spyApns, keyId: 'SECRET0001', teamId: 'SECRET0001', bundleId: 'com.example.secret' }, { appId: app.id });
   ids.provider = 'apns';
@@ -122,20 +135,32 @@ const protectedEndpoints = (Object.keys(endpoints) as EndpointName[]).filter((n)
 // Role ids are scoped by account (migration 011): a PUT or DELETE naming another account's role id
 // acts on the caller's own account, exactly as for an unused id (tested at the end).
 const ACCOUNT_SCOPED_IDS = new Set<EndpointName>(['putRole', 'deleteRole']);
-const withIds = protectedEndpoints.filter((n) => (endpoints[n].path.includes(':') || n === 'addUser') && !ACCOUNT_SCOPED_IDS.has(n));
+// The account's providers (under /account, no app to refuse first) answer 10 for an id of nothing
+// or of another account (docs/design/acquisition.md): exactly as for an unused id, tested below.
+const NOT_FOUND_10 = new Set<EndpointName>(['updateAccountProvider', 'deleteAccountProvider']);
+const withIds = protectedEndpoints.filter((n) => (endpoints[n].path.includes(':') || n === 'addUser') && !ACCOUNT_SCOPED_IDS.has(n) && !NOT_FOUND_10.has(n));
+/** The path parameters of a route: `providerId` is a mail provider's, except on the account provider routes. */
+const paramsOf = (name: EndpointName) => (NOT_FOUND_10.has(name) ? { ...ids, providerId: ids.accountProviderId! } : ids);
 // The document token names its document in the body.
 const docTokenBody = () => ({ name: `${owner.accountId}/${ids.appId}/journey/${ids.journeyId}` });
 
 describe('every protected route', () => {
   it.each(protectedEndpoints)('%s refuses a call without a session (10005)', async (name) => {
     const anonymous = new TestClient(api.url);
-    const answer = await anonymous.call(name, SAMPLE_BODIES[name] ?? {}, ids);
+    const answer = await anonymous.call(name, SAMPLE_BODIES[name] ?? {}, paramsOf(name));
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.ACCESS_TOKEN_MISSING });
   });
 
   it.each(withIds)('%s refuses a user of another account (10004)', async (name) => {
     const answer = await intruder.client.call(name, SAMPLE_BODIES[name] ?? {}, ids);
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NO_PERMISSION });
+  });
+
+  it.each([...NOT_FOUND_10])('%s answers a user of another account as for an unused id (10)', async (name) => {
+    const answer = await intruder.client.call(name, SAMPLE_BODIES[name] ?? {}, paramsOf(name));
+    const unused = await intruder.client.call(name, SAMPLE_BODIES[name] ?? {}, { ...paramsOf(name), providerId: '00000000-0000-4000-8000-000000000000' });
+    expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NOT_EXIST });
+    expect(answer).toEqual(unused);
   });
 
   it('docToken refuses a document of another account (10004)', async () => {
@@ -157,14 +182,19 @@ describe('every protected route', () => {
     expect(journeys).toEqual([expect.objectContaining({ id: ids.journeyId, name: 'Secret journey' })]);
     const { credentials } = await owner.client.ok<{ credentials: { provider: string; settings: Record<string, unknown> }[] }>('listPushCredentials', undefined, { appId: ids.appId! });
     expect(credentials).toEqual([expect.objectContaining({ provider: 'apns', settings: expect.objectContaining({ keyId: 'SECRET0001', environment: 'sandbox' }) as unknown })]);
+    const { providers } = await owner.client.ok<{ providers: { id: string; name: string }[] }>('accountProviders');
+    expect(providers).toEqual([expect.objectContaining({ id: ids.accountProviderId, name: 'Secret network' })]);
+    const { campaign } = await owner.client.ok<{ campaign: { name: string; activeLinks: number } }>('campaign', undefined, { appId: ids.appId!, campaignId: ids.campaignId! });
+    expect(campaign).toMatchObject({ name: 'Secret campaign', activeLinks: 1 });
 
     const seen = JSON.stringify([
       await intruder.client.ok('meta'), await intruder.client.ok('listApps'), await intruder.client.ok('listUsers'),
       await intruder.client.ok('listRoles'), await intruder.client.ok('getAccount'), await intruder.client.ok('listMailProviders'),
+      await intruder.client.ok('accountProviders'), await intruder.client.ok('adProviderCatalogue'),
     ]);
     // (Person ids and version numbers are small numbers that any JSON may contain as digits; the
-    // routes above cover them.)
-    const secrets = Object.entries(ids).filter(([k]) => k !== 'personId' && k !== 'version' && k !== 'provider').map(([, v]) => v);
+    // routes above cover them. The catalogue entry is the platform's, every account's to read.)
+    const secrets = Object.entries(ids).filter(([k]) => !['personId', 'version', 'provider', 'adProviderId'].includes(k)).map(([, v]) => v);
     for (const id of [...secrets, owner.accountId, owner.userId]) expect(seen).not.toContain(id);
   });
 

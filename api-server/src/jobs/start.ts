@@ -9,6 +9,7 @@ import { importJobKind } from '../features/imports/run.ts';
 import { reportRunJobKind, reportScheduleJobKind } from '../features/reports/run.ts';
 import { breakdownBackfillJobKind } from '../features/analytics/breakdowns.ts';
 import { startJobRunner, type JobRunner } from './runner.ts';
+import { alongside, postbackWorkerId, startPostbacks } from '../features/postbacks/send.ts';
 
 export interface JobDeps {
   db: Db;
@@ -27,7 +28,9 @@ export interface JobDeps {
  */
 export function startBackgroundJobs(deps: JobDeps, opts: { intervalMs?: number; concurrency?: number } = {}): JobRunner {
   const net = netPolicy(deps.config);
-  return startJobRunner({
+  // Provider postbacks (features/postbacks/send.ts): the trigger inbox and the calls, on leased rows of acq_postbacks.
+  const postbacks = deps.config.POSTBACKS_IN_PROCESS === 'on' ? startPostbacks({ db: deps.db, log: deps.log, netPolicy: net }, postbackWorkerId()) : null;
+  return alongside(postbacks, startJobRunner({
     db: deps.db, log: deps.log, queue: deps.config.JOB_QUEUE, intervalMs: opts.intervalMs ?? 1000, concurrency: opts.concurrency ?? 2,
     kinds: [
       importJobKind({
@@ -40,5 +43,5 @@ export function startBackgroundJobs(deps: JobDeps, opts: { intervalMs?: number; 
       reportRunJobKind({ db: deps.db, log: deps.log, secret: deps.secret, net }),
       breakdownBackfillJobKind({ db: deps.db, log: deps.log }),
     ],
-  });
+  }));
 }

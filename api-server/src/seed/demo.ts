@@ -10,6 +10,9 @@ import { insertUser } from '../features/accounts/repository.ts';
 import { insertApp } from '../features/apps/repository.ts';
 import { newAppKey } from '../features/apps/routes.ts';
 import { hashPassword } from '../features/auth/passwords.ts';
+import { seedAcquisition } from './acquisition.ts';
+import { seedDemoProviders } from '../features/acquisition/demo.ts';
+import { seedSkan } from './skan.ts';
 
 export const DEMO_PASSWORD = 'Demo-pass-2026!';
 export const DEMO_DOMAIN = 'demo.growthdeck.test';
@@ -38,5 +41,11 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; logins: Demo
     await insertApp(client, accountId, ownerId, newAppKey(), { name: 'Demo Shop iOS', os: 'iOS', bundleId: 'com.demo.shop', timezone: 'Europe/Madrid' });
     await insertApp(client, accountId, ownerId, newAppKey(), { name: 'Demo Shop Android', os: 'Android', bundleId: 'com.demo.shop', timezone: 'Europe/Madrid' });
   });
+  // Campaigns, links and clicks of the demo apps; their installs come with the behaviour activity (seed/acquisition.ts).
+  await seedAcquisition(db);
+  // The account's providers, the paid sources tied to them and the demo Provider user as a member (features/acquisition/demo.ts).
+  await seedDemoProviders(db, demoEmail('client'), demoEmail('provider'));
+  // SKAdNetwork settings and postbacks of the iOS demo app (seed/skan.ts).
+  await seedSkan(db, demoEmail('client'));
   return { created: true, logins };
 }

@@ -24,7 +24,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it',
     // Test files share one database: only those that test delivery run its loop (DELIVERY_IN_PROCESS: 'on'),
     // so no other file's server leases their outbox rows. The same for the journey engine (JOURNEYS_IN_PROCESS).
-    DELIVERY_IN_PROCESS: 'off', JOURNEYS_IN_PROCESS: 'off', RULES_IN_PROCESS: 'off', ...env,
+    DELIVERY_IN_PROCESS: 'off', JOURNEYS_IN_PROCESS: 'off', RULES_IN_PROCESS: 'off', POSTBACKS_IN_PROCESS: 'off', ...env,
   });
   const server = await startServer(config, { log: pino({ level: 'silent' }), mailSender: sender });
   return {
@@ -72,6 +72,8 @@ export class TestClient {
       if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
+    // A file route (CSV) answers its file: kept as text beside the status, so a test can read both.
+    if (!(res.headers.get('content-type') ?? '').includes('json')) return { httpStatus: res.status, body: { status: res.ok ? 'OK' : 'KO', file: await res.text() } };
     return { httpStatus: res.status, body: (await res.json()) as ApiAnswer['body'] };
   }
 

@@ -1,10 +1,16 @@
 /**
- * What the tenant sweep with the caller's own app (isolation-child.int.test.ts) counts as a child,
- * and which path parameters and request fields name one: derived from the endpoint table and the
- * request schemas, with the exemptions and their reasons. Kept apart from the sweep itself so the
+ * What the tenant sweeps with the caller's own app (isolation-child.int.test.ts; for the acquisition
+ * routes isolation-acquisition.int.test.ts) count as a child, and which path parameters and request
+ * fields name one: derived from the endpoint table and the request schemas, with the exemptions
+ * and their reasons. Kept apart from the sweep itself so the
  * list of what is swept reads on its own.
  */
 import { Segment, endpoints, type DocumentKind, type EndpointName } from '@gd/shared';
+import { acquisitionEndpoints } from '@gd/shared/endpoints/acquisition';
+import { acqReportEndpoints } from '@gd/shared/endpoints/acqReports';
+import { linkEndpoints } from '@gd/shared/endpoints/links';
+import { postbackEndpoints } from '@gd/shared/endpoints/postbacks';
+import { skanEndpoints } from '@gd/shared/endpoints/skan';
 
 // ---------------------------------------------------------------------------------------------
 // What a child is, and which parameters and fields name one.
@@ -23,9 +29,15 @@ export type Child =
   /** A dashboard of an app. */
   | 'dashboard'
   /** A scheduled report of an app, and one of its runs. */
-  | 'report' | 'reportRun';
+  | 'report' | 'reportRun'
+  /**
+   * Acquisition (issue 16, migrations 040..045): an app's campaign (acq_campaigns; not 'campaign',
+   * the message campaign of migration 014), source, channel, link and tracker, and a provider of
+   * the account (account_providers).
+   */
+  | 'acqCampaign' | 'acqSource' | 'acqChannel' | 'link' | 'tracker' | 'accountProvider';
 /** Children of the account rather than of an app: only another account's caller may not name them. */
-export const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role', 'mailProvider']);
+export const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role', 'mailProvider', 'accountProvider']);
 
 export const PATH_CHILDREN: Record<string, Child> = {
   journeyId: 'journey', segmentId: 'segment', audienceId: 'audience', taskId: 'task', integrationId: 'integration', exportId: 'export',
@@ -38,13 +50,24 @@ export const PATH_CHILDREN: Record<string, Child> = {
   ruleId: 'rule',
   dashboardId: 'dashboard',
   reportId: 'report', runId: 'reportRun',
+  // The acquisition routes' :campaignId is an acquisition campaign (/apps/:appId/acquisition/campaigns/:campaignId).
+  campaignId: 'acqCampaign', sourceId: 'acqSource', channelId: 'acqChannel', linkId: 'link', trackerId: 'tracker',
 };
+/** Routes whose parameter names another child than PATH_CHILDREN says (the same name in two features). */
+const ROUTE_PATH_CHILDREN: Partial<Record<EndpointName, Record<string, Child>>> = {
+  updateAccountProvider: { providerId: 'accountProvider' },
+  deleteAccountProvider: { providerId: 'accountProvider' },
+};
+/** The child that path parameter `param` of route `name` names (undefined: unknown to the sweep). */
+export const pathChild = (name: EndpointName, param: string): Child | undefined => ROUTE_PATH_CHILDREN[name]?.[param] ?? PATH_CHILDREN[param];
 /**
  * Path parameters that name no child: the caller's own app, a version number inside the journey
- * beside it, and a push provider (`apns` or `fcm`: a fixed word, the credentials being the app's
- * own; isolation.int.test.ts refuses them for another account's app).
+ * beside it, a push provider (`apns` or `fcm`: a fixed word, the credentials being the app's
+ * own; isolation.int.test.ts refuses them for another account's app), and an entry of the
+ * platform's ad provider catalogue (ad_providers: nobody's; its routes are the platform
+ * administrators', which neither caller is, and isolation.int.test.ts sees them refused).
  */
-export const NOT_CHILDREN = new Set(['appId', 'version', 'provider']);
+export const NOT_CHILDREN = new Set(['appId', 'version', 'provider', 'adProviderId']);
 
 /** Routes with a child parameter that answer otherwise than an unused id, with why. */
 export const PATH_EXEMPT: Partial<Record<EndpointName, string>> = {
@@ -85,6 +108,15 @@ export const FIELD_EXEMPT: Record<string, string> = {
   'simulateJourney body.behaviour.events[].eventId': 'an event name of a described behaviour, matched against the journey\'s own steps in memory, never a lookup',
   'simulateJourney body.behaviour.interactions[].stepId': 'a step of the journey in the path (already found in the caller\'s app), not a row',
   'simulateJourney body.startStepId': 'a step of the journey in the path (already found in the caller\'s app), not a row',
+  // Acquisition (issue 16).
+  'createCampaign body.destinations.android': 'where the campaign\'s Android clicks go (store, deep link, web addresses): named like an id only by its last letters',
+  'updateCampaign body.destinations.android': 'where the campaign\'s Android clicks go (store, deep link, web addresses): named like an id only by its last letters',
+  'createLink body.destinations.android': 'where the link\'s Android clicks go (store, deep link, web addresses): named like an id only by its last letters',
+  'updateLink body.destinations.android': 'where the link\'s Android clicks go (store, deep link, web addresses): named like an id only by its last letters',
+  'createAccountProvider body.adProviderId': 'an entry of the platform\'s ad provider catalogue (ad_providers): nobody\'s, every account reads it (adProviderCatalogue)',
+  'updateAccountProvider body.adProviderId': 'an entry of the platform\'s ad provider catalogue (ad_providers): nobody\'s, every account reads it (adProviderCatalogue)',
+  'updateSkanSettings body.appStoreId': 'the app\'s number at Apple (the `app-id` of SKAdNetwork postbacks), the data itself: one app of the platform per number, so a taken one answers 30 by contract (docs/design/acquisition.md), whoever has it',
+  'updateSkanSettings body.mappings[].adNetworkId': 'an ad network\'s SKAdNetwork id at Apple (e.g. cstr6suwn9.skadnetwork), matched in the app\'s own postbacks, never a lookup',
 };
 
 /** Document kinds and the child whose id their names carry; null: no entity table yet. */
@@ -95,6 +127,17 @@ export const sessionEndpoints = (Object.keys(endpoints) as EndpointName[]).filte
 export const pathParams = (n: EndpointName) => [...endpoints[n].path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
 export const childParams = (n: EndpointName) => pathParams(n).filter((p) => !NOT_CHILDREN.has(p));
 export const pathSwept = sessionEndpoints.filter((n) => childParams(n).length > 0 && !(n in PATH_EXEMPT));
+
+/**
+ * The acquisition routes (issue 16): isolation-acquisition.int.test.ts sweeps their paths and
+ * fields in a world of acquisition children; isolation-child.int.test.ts sweeps all the others.
+ */
+const ACQUISITION_ENDPOINTS: ReadonlySet<string> = new Set(
+  [acquisitionEndpoints, acqReportEndpoints, linkEndpoints, postbackEndpoints, skanEndpoints].flatMap((group) => Object.keys(group)),
+);
+export const isAcquisition = (n: EndpointName): boolean => ACQUISITION_ENDPOINTS.has(n);
+/** The endpoint of a swept field, `<endpoint> <where>`. */
+export const endpointOf = (field: string) => field.split(' ')[0] as EndpointName;
 
 export interface ZodNode {
   _zod: { def: {

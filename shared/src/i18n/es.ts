@@ -24,7 +24,12 @@ import { reportsEs } from './reports/es.ts';
 import { journeyRunEs } from './journeyRun/es.ts';
 import { cohortsEs } from './cohorts/es.ts';
 import { funnelsEs } from './funnels/es.ts';
+import { skanEs } from './skan/es.ts';
 import { dashboardsEs } from './dashboards/es.ts';
+import { acquisitionEs } from './acquisition/es.ts';
+import { linksEs } from './links/es.ts';
+import { acqReportsEs } from './acqReports/es.ts';
+import { trackersEs } from './trackers/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -52,5 +57,10 @@ export const es: Catalogue = {
   ...journeyRunEs,
   ...cohortsEs,
   ...funnelsEs,
+  ...skanEs,
   ...dashboardsEs,
+  ...acquisitionEs,
+  ...linksEs,
+  ...acqReportsEs,
+  ...trackersEs,
 };

@@ -25,7 +25,12 @@ import { reportsTo } from './reports/to.ts';
 import { journeyRunTo } from './journeyRun/to.ts';
 import { cohortsTo } from './cohorts/to.ts';
 import { funnelsTo } from './funnels/to.ts';
+import { skanTo } from './skan/to.ts';
 import { dashboardsTo } from './dashboards/to.ts';
+import { acquisitionTo } from './acquisition/to.ts';
+import { linksTo } from './links/to.ts';
+import { acqReportsTo } from './acqReports/to.ts';
+import { trackersTo } from './trackers/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -51,5 +56,10 @@ export const to: DeepPartial<Catalogue> = {
   ...journeyRunTo,
   ...cohortsTo,
   ...funnelsTo,
+  ...skanTo,
   ...dashboardsTo,
+  ...acquisitionTo,
+  ...linksTo,
+  ...acqReportsTo,
+  ...trackersTo,
 };

@@ -20,3 +20,7 @@ export * from './messageAnalytics.ts';
 export * from './reports.ts';
 export * from './cohorts.ts';
 export * from './dashboards.ts';
+export * from './links.ts';
+export * from './acqReports.ts';
+export * from './attribution.ts';
+export * from './postbacks.ts';

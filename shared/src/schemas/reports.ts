@@ -6,8 +6,7 @@
  *
  * Decisions (where SPEC says nothing):
  * - Kinds: explore, funnel, cohort, communication (the messages report of
- *   /communication/report) and acquisition. Acquisition data arrives with issue 16: the kind is
- *   listed and refused (`kind`, `acquisition_unavailable`) until then.
+ *   /communication/report) and acquisition (the /acquisition/activity table by source, issue 16).
  * - The query is the kind's own query schema without its days: a report's `range` is relative
  *   (today, yesterday, the last 7 or 30 days including today, the last full ISO week, the last
  *   full month) and is evaluated in the app's time zone at each run's slot.
@@ -28,8 +27,8 @@ import { ExportFormat, ExportStatus } from './imports.ts';
 
 export const ReportKind = z.enum(['explore', 'funnel', 'cohort', 'communication', 'acquisition']);
 export type ReportKind = z.infer<typeof ReportKind>;
-/** Kinds a report can run today (acquisition waits for issue 16). */
-export const RUNNABLE_REPORT_KINDS: readonly ReportKind[] = ['explore', 'funnel', 'cohort', 'communication'];
+/** Kinds a report can run today. */
+export const RUNNABLE_REPORT_KINDS: readonly ReportKind[] = ['explore', 'funnel', 'cohort', 'communication', 'acquisition'];
 
 export const ReportFrequency = z.enum(['hourly', 'half_hour', 'daily', 'weekly', 'monthly']);
 export type ReportFrequency = z.infer<typeof ReportFrequency>;
@@ -92,7 +91,7 @@ export type ReportTarget = z.infer<typeof ReportTarget>;
 
 /** The messages report takes only its range. */
 export const CommunicationReportQuery = z.object({});
-/** Nothing to choose until acquisition exists (issue 16). */
+/** The acquisition report is the activity table by source over the report's days: nothing to choose. */
 export const AcquisitionReportQuery = z.object({});
 
 const common = {
@@ -113,7 +112,6 @@ export const ReportInput = z
     z.object({ ...common, kind: z.literal('acquisition'), query: AcquisitionReportQuery.default({}) }),
   ])
   .superRefine((value, ctx) => {
-    if (value.kind === 'acquisition') ctx.addIssue({ code: 'custom', path: ['kind'], message: 'acquisition_unavailable' });
     const q = value.query as { startDay?: unknown; endDay?: unknown };
     if (q.startDay !== undefined || q.endDay !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['query', q.startDay !== undefined ? 'startDay' : 'endDay'], message: 'A report\'s days come from its relative range' });

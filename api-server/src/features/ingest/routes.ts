@@ -29,6 +29,8 @@ import {
 import { identify, setTags, updateProfile } from './profiles.ts';
 import { recordEventTriggers, recordInteractionTriggers } from './triggers.ts';
 import { sdkCors } from '../../http/sdkCors.ts';
+import { recordPending } from '../attribution/pending.ts';
+import { wakeAttribution } from '../attribution/loop.ts';
 
 /** Deadlock, serialization failure, or a unique key (a customer id) taken by a concurrent identify. */
 const LOST_RACE = new Set(['40P01', '40001', '23505']);
@@ -112,14 +114,18 @@ export function ingestRouter(deps: Deps, options: IngestOptions, auth: AppKeyAut
       await recordEventNames(client, app.id, newNames, receivedAt);
       const ctx = { appId: app.id, personId: batch.personId, deviceId: batch.deviceId, receivedAt };
       const freshInteractions = await insertInteractions(client, ctx, interactions.rows);
+      // Installs, reinstalls and retargeting opens wait for attribution (features/attribution).
+      const pending = await recordPending(client, { ...ctx, ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null },
+        events.rows.filter((r) => fresh.has(r.clientId)));
       // What the journey engine and the rules listen for, in the same transaction (triggers.ts).
       const triggered = await recordEventTriggers(client, app.id, batch.personId,
         events.rows.filter((r) => fresh.has(r.clientId)).map((r) => ({ name: r.name, at: r.time, properties: r.properties, clientId: r.clientId })))
         + await recordInteractionTriggers(client, app.id, batch.personId, interactions.rows.filter((r) => freshInteractions.has(r.clientId))
           .map((r) => ({ kind: r.kind, at: r.time, clientId: r.clientId, messageId: r.messageId, journeyId: r.journeyId, stepId: r.stepId })));
-      return { fresh, freshInteractions, triggered };
+      return { fresh, freshInteractions, triggered, pending };
     });
     if (stored.triggered > 0) deps.notifyTriggers?.();
+    if (stored.pending > 0) wakeAttribution();
     for (const n of newNames) names.add(n);
     const split = <R extends { clientId: string }>(rows: R[], fresh: Set<string>, repeated: string[]) => ({
       accepted: rows.filter((r) => fresh.has(r.clientId)).map((r) => r.clientId),

@@ -8,7 +8,7 @@
  * - a worker that dies after the file or after the delivery: the run is taken over and delivered
  *   exactly once;
  * - a failed delivery retries with backoff, then ends in error with its reason;
- * - refusals: bad input (10001), acquisition and unavailable kinds, another account's mail provider,
+ * - refusals: bad input (10001), unavailable kinds, another account's mail provider,
  *   another app's report and run ids (10004), a private SFTP host; nothing half-written.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -377,8 +377,6 @@ describe('scheduled reports', () => {
     await refused(exploreInput({ name: '' }), ErrorCode.MANDATORY, 'name');
     await refused(exploreInput({ kind: 'funnel', query: { steps: [{ event: 'a', filters: [] }] } }), ErrorCode.MANDATORY, 'query.steps');
     await refused(exploreInput({ kind: 'cohort', query: { start: { event: 'a', filters: [] }, periods: 99 } }), ErrorCode.MANDATORY, 'query.periods');
-    const acquisition = await refused({ ...exploreInput(), kind: 'acquisition', query: {} }, ErrorCode.MANDATORY, 'kind');
-    expect(JSON.stringify(acquisition)).toContain('acquisition_unavailable');
     await refused(exploreInput({ target: { type: 'email', mailProviderId: other.providerId, recipients: ['x@acme.example.com'] } }), ErrorCode.NO_PERMISSION, 'target.mailProviderId');
     await refused(exploreInput({ target: { type: 'sftp', host: '10.1.2.3', username: 'u', password: 'p' } }), ErrorCode.MANDATORY, 'target.host');
     await refused(exploreInput({ target: { type: 'sftp', host: '127.0.0.1', port: sftp.port, username: 'u' } }), ErrorCode.MANDATORY, 'target.password');

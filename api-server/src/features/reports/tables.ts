@@ -12,16 +12,19 @@
  * - cohort: cohorts/compute.ts `runCohort`. Main table (long form, one row per cohort and period,
  *   per breakdown segment): cohort size, people, retention and whether the period is complete (an
  *   incomplete period is marked false, as the screen marks it); then the weighted retention curve.
- * - acquisition: refused (ReportRefused) until issue 16 brings acquisition data.
+ * - acquisition: acqReports `activityReport`. Main table: one row per source (and Organic) with
+ *   clicks, installs, conversion rate, cost, revenue and ROI, and the previous period's; then the
+ *   totals of both periods.
  *
  * `empty` says the answer has no data (no events, no messages): the run is then a warning.
  */
-import { MESSAGE_KPI_KEYS, type CohortAnswer, type CohortQuery, type ExploreQuery, type FunnelQuery, type FunnelSeries, type ReportKind } from '@gd/shared';
+import { MESSAGE_KPI_KEYS, ReportKind, type CohortAnswer, type CohortQuery, type ExploreQuery, type FunnelQuery, type FunnelSeries, } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
 import { explore } from '../analytics/explore.ts';
 import { runCohort } from '../cohorts/compute.ts';
 import { runFunnel } from '../funnels/compute.ts';
 import { buildMessageReport } from '../messageAnalytics/routes.ts';
+import { acquisitionTables } from '../acqReports/reportTables.ts';
 import { breakdownLabel, type Table } from './files.ts';
 
 /** A report that cannot run as saved (its kind is not available, its query no longer valid): not retried. */
@@ -127,7 +130,7 @@ export async function reportTables(db: Queryable, app: App, kind: ReportKind, qu
     case 'cohort':
       return cohortTables(db, app, query as CohortQuery, days);
     case 'acquisition':
-      throw new ReportRefused('Acquisition reports are not available yet: acquisition data arrives with a later release (issue 16)');
+      return acquisitionTables(db, app, days);
     default: {
       const never: never = kind;
       throw new ReportRefused(`unknown report kind ${String(never)}`);
@@ -136,4 +139,4 @@ export async function reportTables(db: Queryable, app: App, kind: ReportKind, qu
 }
 
 /** Whether a kind can be scheduled on this server (the same switch as reportTables). */
-export const kindAvailable = (kind: ReportKind): boolean => kind !== 'acquisition';
+export const kindAvailable = (kind: ReportKind): boolean => ReportKind.options.includes(kind);

@@ -76,8 +76,9 @@ describe('home blocks per role', () => {
     expect(anyBlock(blocks)).toBe(false);
     const paths = shortcuts((_route, key) => provider(key)).map((r) => r.path);
     expect(paths.length).toBeGreaterThan(0);
-    expect(paths.every((p) => p.startsWith('/user/'))).toBe(true);
-    expect(paths).toContain('/user/profile');
+    // A provider opens the acquisition screens and its own user screens, nothing else.
+    expect(paths.every((p) => p.startsWith('/user/') || p.startsWith('/acquisition/'))).toBe(true);
+    expect(paths).toContain('/acquisition/activity');
   });
 
   it('follows an app restriction: without the analytics screens, no key figures', () => {

@@ -1,6 +1,6 @@
 /**
  * Create or edit a scheduled report: what it runs (explore with its event, metric, breakdown and
- * grouping, or the communication report; funnel, cohort and acquisition listed, not offered yet),
+ * grouping, the communication report, or the acquisition activity by source),
  * the relative days, the schedule in the app's time zone, the format and where it goes (e-mail
  * through a mail provider, or an SFTP server). Validation is the shared ReportInput (reportForm.ts);
  * the server's field refusals land on their fields.
@@ -140,6 +140,7 @@ export function ReportDialog({ appId, timeZone, report, preset, canSeeProviders,
             </>
           )}
           {v.kind === 'communication' && <Text size="sm" c="dimmed">{t('reports.fields.communicationHint')}</Text>}
+          {v.kind === 'acquisition' && <Text size="sm" c="dimmed">{t('reports.fields.acquisitionHint')}</Text>}
           <Select
             label={t('reports.fields.range')}
             description={t('reports.fields.rangeHint', { zone: timeZone })}

@@ -31,7 +31,7 @@ export interface ReportFormValues {
 }
 
 /** Kinds the form offers as runnable (the server refuses the others with `kind_unavailable`). */
-export const FORM_KINDS: readonly ReportKind[] = ['explore', 'funnel', 'cohort', 'communication'];
+export const FORM_KINDS: readonly ReportKind[] = ['explore', 'funnel', 'cohort', 'communication', 'acquisition'];
 
 /** A starting query for the JSON kinds. */
 export const QUERY_TEMPLATES: Partial<Record<ReportKind, unknown>> = {

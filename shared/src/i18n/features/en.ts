@@ -25,6 +25,11 @@ import { journeyRunEn } from '../journeyRun/en.ts';
 import { cohortsEn } from '../cohorts/en.ts';
 import { funnelsEn } from '../funnels/en.ts';
 import { dashboardsEn } from '../dashboards/en.ts';
+import { skanEn } from '../skan/en.ts';
+import { acquisitionEn } from '../acquisition/en.ts';
+import { linksEn } from '../links/en.ts';
+import { acqReportsEn } from '../acqReports/en.ts';
+import { trackersEn } from '../trackers/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -49,4 +54,9 @@ export const featuresEn = {
   ...cohortsEn,
   ...funnelsEn,
   ...dashboardsEn,
+  ...skanEn,
+  ...acquisitionEn,
+  ...linksEn,
+  ...acqReportsEn,
+  ...trackersEn,
 };

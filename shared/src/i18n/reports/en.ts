@@ -80,6 +80,7 @@ export const reportsEn = {
       privateKey: 'Private key (instead of the password)',
       path: 'Directory',
       active: 'Active',
+      acquisitionHint: 'Clicks, installs, conversion rate, cost, revenue and ROI by source in the days, with the previous period\'s.',
       communicationHint: 'Every message active in the days, with its figures and the previous period\'s.',
     },
     metric: { events: 'Events', people: 'People', revenue: 'Revenue', eventsPerPerson: 'Events per person' },

@@ -83,6 +83,7 @@ export const reportsEs: Widen<typeof reportsEn> = {
       privateKey: 'Clave privada (en lugar de la contraseña)',
       path: 'Directorio',
       active: 'Activo',
+      acquisitionHint: 'Clics, instalaciones, tasa de conversión, coste, ingresos y ROI por fuente en esos días, con los del periodo anterior.',
       communicationHint: 'Cada mensaje activo en esos días, con sus cifras y las del periodo anterior.',
     },
     metric: { events: 'Eventos', people: 'Personas', revenue: 'Ingresos', eventsPerPerson: 'Eventos por persona' },
