@@ -1,7 +1,7 @@
 /**
  * Demo acquisition data for `npm start` (issue 16): each demo app gets the generator's sources
  * (Social Ads, Search Ads, ...) as acquisition sources, its campaigns with every pricing model,
- * channels, a tracking link per campaign, and a few thousand clicks recorded through the link
+ * channels, a tracking link per campaign, a powlink, and a few thousand clicks recorded through the link
  * host's `recordClicks`.
  *
  * The installs are the behaviour generator's own (seed/behaviour.ts sends them through the
@@ -116,6 +116,19 @@ async function seedStructure(db: Db, app: DemoApp, now: number): Promise<Seeded>
         [app.id, id, `${c.name} link`, `d${randomUUID().replaceAll('-', '').slice(0, 9)}`, JSON.stringify({ cid: c.name, sid: c.source.toLowerCase().replaceAll(' ', '_'), p1: `creative_${(i % 3) + 1}` }), app.createdBy],
       );
       campaigns.set(c.name, { id, sourceId: source.id, linkId: single(link.rows).id });
+    }
+    // One powlink per app, for the screen: each platform to its place (store, deep link, web).
+    const spring = campaigns.get('spring_sale');
+    if (spring) {
+      await client.query(
+        `INSERT INTO acq_links (app_id, campaign_id, kind, name, code, params, destinations, deep_link, created_by)
+         VALUES ($1, $2, 'powlink', 'Spring sale: one link for every device', $3, $4, $5, 'demoshop://sale/spring', $6)`,
+        [app.id, spring.id, `p${randomUUID().replaceAll('-', '').slice(0, 9)}`, JSON.stringify({ cid: 'spring_sale', sid: 'social_ads' }), JSON.stringify({
+          ios: { store: 'https://apps.apple.com/app/id1234567890', deepLink: 'demoshop://sale/spring', web: 'https://shop.example.com/sale' },
+          android: { store: 'https://play.google.com/store/apps/details?id=com.demo.shop', deepLink: 'demoshop://sale/spring', web: 'https://shop.example.com/sale' },
+          desktop: { web: 'https://shop.example.com/sale' },
+        }), app.createdBy],
+      );
     }
     return { campaigns };
   });

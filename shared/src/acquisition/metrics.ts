@@ -17,8 +17,8 @@
  *   sales (gd_transaction occurrences), buyers (distinct people with a transaction), daily buyers
  *   (buyers per day, averaged over the range's days), revenue (the revenue of credited events),
  *   conversions (occurrences of the campaign's cost event when it has one, else sales),
- *   engagement (all events of credited people in the range), impressions (counted by the link
- *   host where known, else 0).
+ *   engagement (all events of credited people in the range), impressions (the link's impression
+ *   pixel, GET /l/:code/i, loaded where a network shows the ad; bots not counted).
  * - cost, by pricing model: cpc = value × clicks, cpi = value × installs, cpl = value × leads,
  *   cpa = value × conversions, fixed = the whole value spread evenly over the campaign's days
  *   (start to end day; a campaign without both counts its whole value in the range holding its

@@ -9,7 +9,7 @@ import {
   type App, type CampaignCounts, type CampaignFigures, type DayRange,
 } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
-import { campaignCounts, campaignRows, rangeInstants, type CampaignFilter, type CampaignRow, type CountsRow } from './repository.ts';
+import { campaignCounts, campaignImpressions, campaignRows, rangeInstants, type CampaignFilter, type CampaignRow, type CountsRow } from './repository.ts';
 
 export const countsOf = (r: CountsRow): CampaignCounts => ({
   clicks: r.clicks, uniqueClicks: r.unique_clicks, impressions: 0, installs: r.installs, reinstalls: r.reinstalls,
@@ -46,11 +46,13 @@ export async function figuresOfCampaigns(
   const out = new Map<string, CampaignFigures>();
   if (campaigns.length === 0) return out;
   const at = await rangeInstants(db, app.timezone, range.startDay, range.endDay);
-  const rows = await campaignCounts(db, app.id, app.timezone, at, range.startDay, campaigns.map((c) => c.id), null);
+  const ids = campaigns.map((c) => c.id);
+  const rows = await campaignCounts(db, app.id, app.timezone, at, range.startDay, ids, null);
+  const impressions = await campaignImpressions(db, app.id, at, ids);
   const byId = new Map(rows.map((r) => [r.campaign_id, countsOf(r)]));
   const days = daysBetween(range.startDay, range.endDay);
   for (const c of campaigns) {
-    const counts = byId.get(c.id) ?? emptyCounts();
+    const counts = { ...(byId.get(c.id) ?? emptyCounts()), impressions: impressions.get(c.id) ?? 0 };
     out.set(c.id, campaignFiguresOf(counts, costOf(c, counts, range), days));
   }
   return out;

@@ -267,3 +267,13 @@ export async function attributionReport(
   ]);
   return { totals: totals.rows, series: series.rows, bySource: bySource.rows, byCampaign: byCampaign.rows, latest: latest.rows };
 }
+
+/** Impressions (the links' pixels, migration 046) per campaign over [at.from, at.to). */
+export async function campaignImpressions(db: Queryable, appId: string, at: Instants, campaignIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ campaign_id: string; impressions: string }>(
+    `SELECT campaign_id, sum(count) AS impressions FROM acq_impressions
+     WHERE app_id = $1 AND campaign_id = ANY($2::uuid[]) AND hour >= $3 AND hour < $4 GROUP BY campaign_id`,
+    [appId, campaignIds, at.from, at.to],
+  );
+  return new Map(rows.map((r) => [r.campaign_id, Number(r.impressions)]));
+}

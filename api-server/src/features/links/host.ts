@@ -13,6 +13,9 @@
  * - Where it goes: shared/src/acquisition/links.ts `clickTarget` (302, or for a powlink on a phone
  *   a small page that opens the app and falls back to the store). Unknown or inactive code: 404,
  *   10026 (JSON when asked for, else a small page).
+ * - `GET /l/:code/i` is the link's impression pixel (a network loads it where it shows the ad):
+ *   a 1x1 transparent GIF, and one impression counted per request that is not a bot's
+ *   (migration 046, the campaign metric "impressions"). No click is stored and nothing redirects.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -21,7 +24,7 @@ import { ErrorCode } from '@gd/shared';
 import { clickTarget, clickValues, LINK_CODE_PATTERN, mergeDestinations, type ClickTarget } from '@gd/shared/acquisition/links';
 import type { Deps } from '../../http/context.ts';
 import { botReason, ClickWriter, describeAgent } from './clicks.ts';
-import { hostLink, type HostLink } from './repository.ts';
+import { countImpression, hostLink, type HostLink } from './repository.ts';
 
 /** How long a code's link (or its absence) is remembered. */
 export const LINK_CACHE_MS = 5_000;
@@ -96,9 +99,12 @@ async function handleClick(deps: Deps, state: LinkHostState, req: Request, res: 
   const url = req.url;
   const queryAt = url.indexOf('?');
   const path = queryAt < 0 ? url.slice(1) : url.slice(1, queryAt);
-  const code = safeDecode(path.replace(/\/+$/, ''));
+  const trimmed = path.replace(/\/+$/, '');
+  const impression = trimmed.endsWith('/i');
+  const code = safeDecode(impression ? trimmed.slice(0, -2) : trimmed);
   const link = code !== undefined && LINK_CODE_PATTERN.test(code) ? await state.lookup(code) : undefined;
   if (!link) return notFound(req, res);
+  if (impression) return pixel(deps, link, req, res);
 
   const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
   const userAgent = req.headers['user-agent']?.slice(0, 1024) || null;
@@ -119,6 +125,18 @@ async function handleClick(deps: Deps, state: LinkHostState, req: Request, res: 
     deepLink: link.deepLink, clickId: id,
   });
   answer(res, target, req.method === 'HEAD');
+}
+
+/** A transparent 1x1 GIF. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+async function pixel(deps: Deps, link: HostLink, req: Request, res: Response): Promise<void> {
+  const userAgent = req.headers['user-agent']?.slice(0, 1024) || null;
+  if (botReason(req.method, req.headers, userAgent ? describeAgent(userAgent) : null) === null) {
+    await countImpression(deps.db, { appId: link.appId, id: link.id, campaignId: link.campaignId }, new Date());
+  }
+  res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'image/gif', 'Content-Length': String(PIXEL.length) });
+  res.end(req.method === 'HEAD' ? undefined : PIXEL);
 }
 
 function safeDecode(text: string): string | undefined {

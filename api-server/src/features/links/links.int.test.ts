@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type Link, type LinkClick } from '@gd/shared';
 import { addMember, createTestApp, registerAccount, startTestApi, type TestApi, type TestClient } from '../../testing/harness.ts';
 import { recordClicks } from './clicks.ts';
+import { campaignFigures } from '../acqReports/figures.ts';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const PIXEL = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
@@ -158,6 +159,29 @@ describe('links', () => {
     expect(await page.text()).toContain('Enlace no encontrado');
     await client.ok('deleteLink', undefined, { ...params, linkId: link.id });
     expect((await click(link.code, { ua: IPHONE, headers: { accept: 'application/json' } })).status).toBe(404);
+  });
+
+  it('counts an impression for each load of the pixel that is not a bot\'s, stores no click, and the campaign figures show them', async () => {
+    const { client } = await registerAccount(api);
+    const app = await createTestApp(client);
+    const { campaignId } = await campaignOf(app.id, DESTINATIONS);
+    const { link } = await client.ok<{ link: Link }>('createLink', { campaignId, kind: 'tracking', name: 'Pixel' }, { appId: app.id });
+
+    const first = await click(`${link.code}/i`, { ua: IPHONE });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/gif');
+    expect(Buffer.from(await first.arrayBuffer()).subarray(0, 6).toString()).toBe('GIF89a');
+    await click(`${link.code}/i`, { ua: PIXEL });
+    await click(`${link.code}/i`, { ua: CRAWLER });
+    await click(`${link.code}/i`, { ua: IPHONE, method: 'HEAD' });
+    expect((await click('nope-nope/i', { ua: IPHONE })).status).toBe(404);
+
+    expect(await clicksOf(client, app.id, link.id)).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    const figures = await campaignFigures(api.db, { id: app.id, timezone: 'UTC' }, { startDay: today, endDay: today });
+    expect(figures.get(campaignId)?.impressions).toBe(2);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect((await campaignFigures(api.db, { id: app.id, timezone: 'UTC' }, { startDay: yesterday, endDay: yesterday })).get(campaignId)?.impressions).toBe(0);
   });
 
   it('answers a powlink on a phone with a page that opens the app and falls back to the store', async () => {

@@ -167,3 +167,12 @@ export async function memberProvider(db: Queryable, accountId: string, userId: s
   );
   return rows[0]?.id ?? null;
 }
+
+/** One impression of a link's ad (its pixel loaded), counted in the link's current UTC hour. */
+export async function countImpression(db: Queryable, link: { appId: string; id: string; campaignId: string }, at: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO acq_impressions AS i (app_id, link_id, hour, campaign_id, count) VALUES ($1, $2, date_trunc('hour', $3::timestamptz), $4, 1)
+     ON CONFLICT (app_id, link_id, hour) DO UPDATE SET count = i.count + 1`,
+    [link.appId, link.id, at, link.campaignId],
+  );
+}

@@ -35,6 +35,11 @@ export function LinkDetails({ appId, link, baseUrl, onClose }: { appId: string; 
               <CopyField value={link.url} label={t('links.details.shortLink')} />
             </Stack>
             <Stack gap={4}>
+              <Text size="sm" fw={600}>{t('links.details.pixel')}</Text>
+              <Text size="xs" c="dimmed">{t('links.details.pixelHint')}</Text>
+              <CopyField value={`${link.url.split('?')[0]}/i`} label={t('links.details.pixel')} />
+            </Stack>
+            <Stack gap={4}>
               <Text size="sm" fw={600}>{t('links.details.builder')}</Text>
               <Text size="xs" c="dimmed">{t('links.details.builderHint')}</Text>
               <SimpleGrid cols={{ base: 3, sm: 6 }} spacing={6}>

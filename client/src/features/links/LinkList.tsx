@@ -5,8 +5,8 @@
  * click address builder, latest clicks).
  */
 import { useState } from 'react';
-import { ActionIcon, Anchor, Badge, CopyButton, Group, Table, Text, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconLink, IconPlus, IconQrcode, IconRoute } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
+import { IconLink, IconPlus, IconQrcode, IconRoute } from '@tabler/icons-react';
 import type { MetaApp } from '@gd/shared/schemas/account';
 import type { Link } from '@gd/shared/schemas/links';
 import { mergeDestinations } from '@gd/shared/acquisition/links';
@@ -15,6 +15,7 @@ import { useT } from '../../i18n/useT.ts';
 import { usePermissions } from '../../session/permissions.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { CopyField } from '../../ui/CopyField.tsx';
 import { DataState } from '../../ui/DataState.tsx';
 import { EditDeleteIcons, GatedButton, GatedIcon } from '../../ui/Gated.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
@@ -182,19 +183,5 @@ const pathOf = (url: string) => {
 
 /** A short link in a narrow cell: its path (the code and parameters), the whole address in the tooltip and the copy. */
 function ShortLink({ url, label }: { url: string; label: string }) {
-  const { t } = useT();
-  return (
-    <Group gap={4} wrap="nowrap">
-      <Text size="sm" className="gd-mono" truncate="end" maw={170} title={url}>{pathOf(url)}</Text>
-      <CopyButton value={url} timeout={1500}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? t('common.copied') : `${t('common.copy')}: ${label}`}>
-            <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} size="sm" onClick={copy} aria-label={`${t('common.copy')}: ${label}`}>
-              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
-    </Group>
-  );
+  return <CopyField value={url} shown={pathOf(url)} label={label} maw={170} size="sm" />;
 }

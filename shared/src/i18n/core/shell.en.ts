@@ -98,6 +98,8 @@ export const shellEn = {
     10036: 'This user has not been activated yet.',
     10042: 'Your password must be renewed. Use “Forgot your password?” to choose a new one.',
     10048: 'This user has been deleted.',
+    10026: 'That short link does not exist.',
+    20003: 'This provider still has campaigns with active links. Deactivate or delete them first.',
     12: 'That link has expired.',
     14: 'That link is not valid.',
     network: 'Cannot reach the server. Check your connection.',

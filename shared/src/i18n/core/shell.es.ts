@@ -100,6 +100,8 @@ export const shellEs: Widen<typeof shellEn> = {
     10036: 'Este usuario todavía no está activado.',
     10042: 'Tienes que renovar la contraseña. Usa «¿Has olvidado tu contraseña?» para elegir una nueva.',
     10048: 'Este usuario ha sido eliminado.',
+    10026: 'Ese enlace corto no existe.',
+    20003: 'Este proveedor aún tiene campañas con enlaces activos. Desactívalos o elimínalos antes.',
     12: 'Ese enlace ha caducado.',
     14: 'Ese enlace no es válido.',
     network: 'No se puede conectar con el servidor. Revisa tu conexión.',

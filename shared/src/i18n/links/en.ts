@@ -49,6 +49,8 @@ export const linksEn = {
     details: {
       title: 'Link: {{name}}',
       shortLink: 'Short link',
+      pixel: 'Impression pixel',
+      pixelHint: 'Give it to the network to load where it shows the ad: each load counts one impression of the campaign.',
       builder: 'Build a click address',
       builderHint: 'Values for this placement or network; the address below carries them.',
       built: 'Click address',

@@ -49,6 +49,8 @@ export const linksEs = {
     details: {
       title: 'Enlace: {{name}}',
       shortLink: 'Enlace corto',
+      pixel: 'Píxel de impresión',
+      pixelHint: 'Dáselo a la red para que lo cargue donde muestra el anuncio: cada carga cuenta una impresión de la campaña.',
       builder: 'Construir una dirección de clic',
       builderHint: 'Valores para esta ubicación o red; la dirección de abajo los lleva.',
       built: 'Dirección de clic',
