@@ -122,7 +122,7 @@ async function seedStructure(db: Db, app: DemoApp, now: number): Promise<Seeded>
     if (spring) {
       await client.query(
         `INSERT INTO acq_links (app_id, campaign_id, kind, name, code, params, destinations, deep_link, created_by)
-         VALUES ($1, $2, 'powlink', 'Spring sale: one link for every device', $3, $4, $5, 'demoshop://sale/spring', $6)`,
+         VALUES ($1, $2, 'powlink', 'spring_sale powlink', $3, $4, $5, 'demoshop://sale/spring', $6)`,
         [app.id, spring.id, `p${randomUUID().replaceAll('-', '').slice(0, 9)}`, JSON.stringify({ cid: 'spring_sale', sid: 'social_ads' }), JSON.stringify({
           ios: { store: 'https://apps.apple.com/app/id1234567890', deepLink: 'demoshop://sale/spring', web: 'https://shop.example.com/sale' },
           android: { store: 'https://play.google.com/store/apps/details?id=com.demo.shop', deepLink: 'demoshop://sale/spring', web: 'https://shop.example.com/sale' },

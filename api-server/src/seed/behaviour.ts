@@ -17,6 +17,7 @@ import { endpoints } from '@gd/shared';
 import type { Db } from '../db/pool.ts';
 import { demoEmail } from './demo.ts';
 import { addDays, generatePeople, localDayFormatter, type AppOs, type GeneratedPerson, type GeneratorConfig } from './generator/index.ts';
+import { seedRetargeting } from './retargeting.ts';
 
 export interface IngestTarget { url: string; appKey: string; signal?: AbortSignal }
 
@@ -139,8 +140,11 @@ export async function seedDemoActivity(db: Db, url: string, log: Logger, signal?
         }
       },
     });
+    // Retargeting needs people who installed days ago: it follows the app's activity.
+    const target = { url, appKey: app.appKey, ...(signal ? { signal } : {}) };
+    const retargeting = await seedRetargeting(db, (body) => post(target, PATHS.batch, body, stats), app, now);
     const seconds = (performance.now() - started) / 1000;
-    log.info({ app: app.id, ...stats, seconds }, 'demo activity seeded');
+    log.info({ app: app.id, ...stats, retargetingOpens: retargeting.opens, seconds }, 'demo activity seeded');
     say(`  Demo activity: "${app.name}" done, ${stats.events.toLocaleString('en')} events of ${stats.people} people in ${seconds.toFixed(0)} s`);
   }
 }
