@@ -48,12 +48,11 @@ function GroupTable({ title, rows, withSource, testId }: { title: string; rows: 
   return (
     <Paper withBorder radius="md">
       <Text fw={600} size="sm" p="md" pb={0}>{title}</Text>
-      <Table.ScrollContainer minWidth={withSource ? 560 : 420}>
+      <Table.ScrollContainer minWidth={420}>
       <Table striped fz="sm" verticalSpacing="xs" data-testid={testId} style={{ whiteSpace: 'nowrap' }}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{withSource ? t('acqReports.campaign') : t('acqReports.source')}</Table.Th>
-            {withSource && <Table.Th>{t('acqReports.source')}</Table.Th>}
             <Table.Th ta="right">{t('acqReports.count')}</Table.Th>
             <Table.Th ta="right">{t('acqReports.previousCount')}</Table.Th>
             <Table.Th ta="right">{t('acqReports.change')}</Table.Th>
@@ -62,8 +61,11 @@ function GroupTable({ title, rows, withSource, testId }: { title: string; rows: 
         <Table.Tbody>
           {rows.map((g) => (
             <Table.Tr key={g.id ?? 'organic'}>
-              <Table.Td fw={500}>{g.name}</Table.Td>
-              {withSource && <Table.Td c="dimmed">{g.sourceName ?? '–'}</Table.Td>}
+              <Table.Td>
+                <Text size="sm" fw={500}>{g.name}</Text>
+                {/* The campaign's source under its name (as the app tracker shows it), so the table fits beside the other. */}
+                {withSource && g.sourceName && <Text size="xs" c="dimmed">{g.sourceName}</Text>}
+              </Table.Td>
               <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{formatFigure(lang, 'count', g.current)}</Table.Td>
               <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>{formatFigure(lang, 'count', g.previous)}</Table.Td>
               <Table.Td ta="right"><ChangeText current={g.current} previous={g.previous} /></Table.Td>
