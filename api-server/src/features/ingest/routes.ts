@@ -114,12 +114,12 @@ export function ingestRouter(deps: Deps, options: IngestOptions, auth: AppKeyAut
       await recordEventNames(client, app.id, newNames, receivedAt);
       const ctx = { appId: app.id, personId: batch.personId, deviceId: batch.deviceId, receivedAt };
       const freshInteractions = await insertInteractions(client, ctx, interactions.rows);
+      const freshEvents = events.rows.filter((r) => fresh.has(r.clientId));
       // Installs, reinstalls and retargeting opens wait for attribution (features/attribution).
-      const pending = await recordPending(client, { ...ctx, ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null },
-        events.rows.filter((r) => fresh.has(r.clientId)));
+      const pending = await recordPending(client, { ...ctx, ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null }, freshEvents);
       // What the journey engine and the rules listen for, in the same transaction (triggers.ts).
       const triggered = await recordEventTriggers(client, app.id, batch.personId,
-        events.rows.filter((r) => fresh.has(r.clientId)).map((r) => ({ name: r.name, at: r.time, properties: r.properties, clientId: r.clientId })))
+        freshEvents.map((r) => ({ name: r.name, at: r.time, properties: r.properties, clientId: r.clientId })))
         + await recordInteractionTriggers(client, app.id, batch.personId, interactions.rows.filter((r) => freshInteractions.has(r.clientId))
           .map((r) => ({ kind: r.kind, at: r.time, clientId: r.clientId, messageId: r.messageId, journeyId: r.journeyId, stepId: r.stepId })));
       return { fresh, freshInteractions, triggered, pending };
