@@ -19,3 +19,4 @@ export * from './analytics/funnel.ts';
 export * from './people/name.ts';
 export * from './acquisition/model.ts';
 export * from './acquisition/metrics.ts';
+export * from './integrations/model.ts';

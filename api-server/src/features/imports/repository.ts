@@ -87,21 +87,21 @@ export function toImportTask(r: ImportTaskRow): ImportTask {
 // Object storage integrations
 
 export interface IntegrationRow {
-  id: string; app_id: string; kind: 's3'; name: string; config: { endpoint?: string; region?: string; bucket?: string; accessKeyId?: string };
+  id: string; app_id: string; kind: 'object_storage'; name: string; config: { endpoint?: string; region?: string; bucket?: string; accessKeyId?: string };
   secret: Buffer | null; created_at: Date;
 }
 
 export async function listIntegrations(db: Queryable, appId: string): Promise<IntegrationRow[]> {
-  return (await db.query<IntegrationRow>(`SELECT * FROM integrations WHERE app_id = $1 AND kind = 's3' ORDER BY lower(name)`, [appId])).rows;
+  return (await db.query<IntegrationRow>(`SELECT * FROM integrations WHERE app_id = $1 AND kind = 'object_storage' AND service = 's3' ORDER BY lower(name)`, [appId])).rows;
 }
 
 export async function findIntegration(db: Queryable, appId: string, id: string): Promise<IntegrationRow | undefined> {
-  return (await db.query<IntegrationRow>(`SELECT * FROM integrations WHERE id = $1 AND app_id = $2 AND kind = 's3'`, [id, appId])).rows[0];
+  return (await db.query<IntegrationRow>(`SELECT * FROM integrations WHERE id = $1 AND app_id = $2 AND kind = 'object_storage' AND service = 's3'`, [id, appId])).rows[0];
 }
 
 export async function insertIntegration(db: Queryable, i: { id: string; accountId: string; appId: string; name: string; config: IntegrationRow['config']; secret: Buffer; createdBy: string }): Promise<void> {
   await db.query(
-    `INSERT INTO integrations (id, account_id, app_id, kind, name, config, secret, created_by) VALUES ($1, $2, $3, 's3', $4, $5, $6, $7)`,
+    `INSERT INTO integrations (id, account_id, app_id, kind, service, auth, status, connected_at, name, config, secret, created_by) VALUES ($1, $2, $3, 'object_storage', 's3', 'keys', 'connected', now(), $4, $5, $6, $7)`,
     [i.id, i.accountId, i.appId, i.name, JSON.stringify(i.config), i.secret, i.createdBy],
   );
 }
