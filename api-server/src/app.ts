@@ -41,6 +41,7 @@ import { homeRoutes } from './features/home/routes.ts';
 import { commParameterRoutes } from './features/commParameters/routes.ts';
 import { nativeTemplateRoutes } from './features/nativeTemplates/routes.ts';
 import { mailProviderRoutes } from './features/mailProviders/routes.ts';
+import { integrationRoutes } from './features/integrations/routes.ts';
 import { pushCredentialRoutes } from './features/delivery/push/credentialsRoutes.ts';
 import { abAnalysisRoutes } from './features/abAnalysis/routes.ts';
 import { webPushRoutes, webPushSdkRouter } from './features/delivery/push/webPushRoutes.ts';
@@ -54,6 +55,15 @@ import { postbackRoutes } from './features/postbacks/routes.ts';
 import { skanPostbackRouter, skanRoutes } from './features/skan/routes.ts';
 import { linkHost } from './features/links/host.ts';
 import { linkRoutes } from './features/links/routes.ts';
+import { trackingHost } from './features/skudo/host.ts';
+import { skudoPartnerRoutes } from './features/skudo/partner.ts';
+import { skudoRoutes } from './features/skudo/routes.ts';
+import { customDomainLandings, landingHost } from './features/landings/host.ts';
+import { landingRoutes } from './features/landings/routes.ts';
+import { categoryRoutes } from './features/categories/routes.ts';
+import { audienceShareRoutes } from './features/audienceShare/routes.ts';
+import { walletHost } from './features/wallet/host.ts';
+import { walletRoutes } from './features/wallet/routes.ts';
 
 export const JSON_LIMIT = '100kb';
 
@@ -65,7 +75,15 @@ export function createApp(deps: Deps): express.Express {
 
   // The link host first: a click is a cached lookup, one queued insert and the redirect; no
   // cookies, body parser or CSRF (features/links/host.ts).
+  // Landing pages on their custom domains: such a host answers nothing else (features/landings/host.ts).
+  app.use(customDomainLandings(deps));
   app.use('/l', linkHost(deps));
+  // The skudo tracking host likewise: a tracking URL's click is one lookup, one insert and the redirect (features/skudo/host.ts).
+  app.use('/s', trackingHost(deps));
+  // Landing pages on the link host, like the links: no cookies, body parser or CSRF.
+  app.use('/p', landingHost(deps));
+  // Wallet passes' public pages and downloads (features/wallet/host.ts), before the session layers too.
+  app.use('/w', walletHost(deps));
 
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -134,6 +152,7 @@ export function createApp(deps: Deps): express.Express {
   commParameterRoutes(api, deps);
   nativeTemplateRoutes(api, deps);
   mailProviderRoutes(api, deps);
+  integrationRoutes(api, deps);
   pushCredentialRoutes(api, deps);
   abAnalysisRoutes(api, deps);
   webPushRoutes(api, deps);
@@ -145,7 +164,13 @@ export function createApp(deps: Deps): express.Express {
   acquisitionRoutes(api, deps);
   skanRoutes(api, deps);
   linkRoutes(api, deps);
+  skudoRoutes(api, deps);
+  skudoPartnerRoutes(api, deps);
+  landingRoutes(api, deps);
   postbackRoutes(api, deps);
+  categoryRoutes(api, deps);
+  audienceShareRoutes(api, deps);
+  walletRoutes(api, deps);
   api.use((req, res) => sendKo(res, ErrorCode.NOT_EXIST, `No such API route: ${req.method} ${req.path}`));
   api.use(apiErrorHandler(deps));
   app.use('/api', api);

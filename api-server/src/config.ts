@@ -57,6 +57,10 @@ const Config = z.object({
   POSTBACKS_IN_PROCESS: z.enum(['on', 'off']).default('on'),
   /** 'off': this API process does not attribute installs to clicks (a `worker` process does; features/attribution/loop.ts). */
   ATTRIBUTION_IN_PROCESS: z.enum(['on', 'off']).default('on'),
+  /** 'off': this API process does not refresh integrations' OAuth 2 tokens ahead of expiry (a `worker` process does; features/integrations/refresher.ts). */
+  INTEGRATION_REFRESH_IN_PROCESS: z.enum(['on', 'off']).default('on'),
+  /** 'off': this API process does not upload shared audiences to ad platforms (a `worker` process does; features/audienceShare/run.ts; tests turn it on where they test the loop). */
+  AUDIENCE_SHARE_IN_PROCESS: z.enum(['on', 'off']).default('on'),
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   JOB_QUEUE: z.string().regex(/^[\w-]{1,64}$/).default('default'),
   /** SKAdNetwork: the public keys postbacks are verified with, JSON {"4.0"|"3.0"|"2.2"|"*": base64 DER or PEM P-256 key}; absent: Apple's published key (features/skan/verify.ts). */

@@ -23,6 +23,8 @@ import { startRules, type RulesLoop } from './features/rules/loop.ts';
 import { netPolicy } from './net/index.ts';
 import { startJourneyEngine, type JourneyEngine } from './features/journeyRun/engine.ts';
 import { startAttribution, type AttributionLoop } from './features/attribution/loop.ts';
+import { startIntegrationRefresher, type IntegrationRefresher } from './features/integrations/refresher.ts';
+import { startAudienceShares } from './features/audienceShare/run.ts';
 
 export interface RunningServer {
   url: string;
@@ -78,9 +80,13 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
   let delivery: Delivery | null = null;
   const rules: RulesLoop | null = opts.worker !== false && config.RULES_IN_PROCESS === 'on' ? startRules({ db, log }) : null;
   // The journey engine (features/journeyRun): entries, transitions, postbacks; woken by launch, stop and ingestion.
-  const journeys: JourneyEngine | null = opts.worker !== false && config.JOURNEYS_IN_PROCESS === 'on' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE }) : null;
+  const journeys: JourneyEngine | null = opts.worker !== false && config.JOURNEYS_IN_PROCESS === 'on' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config), secret }, { batchSize: config.JOURNEY_BATCH_SIZE }) : null;
   // Installs attributed to clicks (features/attribution), woken by ingestion.
   const attribution: AttributionLoop | null = opts.worker !== false && config.ATTRIBUTION_IN_PROCESS === 'on' ? startAttribution({ db, log }) : null;
+  // OAuth 2 tokens of integrations refreshed before they expire (features/integrations/refresher.ts).
+  const refresher: IntegrationRefresher | null = opts.worker !== false && config.INTEGRATION_REFRESH_IN_PROCESS === 'on' ? startIntegrationRefresher({ db, log, config, secret }) : null;
+  // Shared audiences uploaded to ad platforms after each refresh (features/audienceShare), woken by sharing and "sync now".
+  const audienceShares = opts.worker !== false && config.AUDIENCE_SHARE_IN_PROCESS === 'on' ? startAudienceShares({ db, config, log, secret }) : null;
   const deps: Deps = { db, config, secret, log, notifyMail: () => worker?.wake(), notifyDelivery: () => delivery?.wake(), notifyJourneys: () => journeys?.wake(),
     // Ingestion wrote trigger inbox rows: the journey engine and the rules read them (features/ingest/triggers.ts).
     notifyTriggers: () => { journeys?.wake(); rules?.wake(); } };
@@ -109,6 +115,8 @@ export async function startServer(config: Config, opts: { log?: Logger; worker?:
       await journeys?.stop();
       await rules?.stop();
       await attribution?.stop();
+      await refresher?.stop();
+      await audienceShares?.stop();
       await audiences?.stop();
       partitions?.stop();
       await jobs?.stop();

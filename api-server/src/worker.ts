@@ -15,6 +15,8 @@ import { startBackgroundJobs } from './jobs/start.ts';
 import { startDelivery } from './features/delivery/pipeline.ts';
 import { startRules } from './features/rules/loop.ts';
 import { startAttribution } from './features/attribution/loop.ts';
+import { startIntegrationRefresher } from './features/integrations/refresher.ts';
+import { startAudienceShares } from './features/audienceShare/run.ts';
 import { netPolicy } from './net/index.ts';
 import { startJourneyEngine } from './features/journeyRun/engine.ts';
 import { keepServing } from './processGuard.ts';
@@ -41,11 +43,15 @@ const jobs = all ? startBackgroundJobs({ db, log, config, secret }) : null;
 // Messages: runs resolved into the outbox and sent (features/delivery).
 const delivery = config.WORKER_ONLY === 'journeys' ? null : startDelivery({ db, log, secret, baseUrl: config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`, netPolicy: netPolicy(config) }, { leaseSeconds: config.DELIVERY_LEASE_SECONDS });
 // Journeys: entries, transitions and postbacks (features/journeyRun; WORKER_ONLY=journeys for a process that does only that).
-const journeys = all || config.WORKER_ONLY === 'journeys' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config) }, { batchSize: config.JOURNEY_BATCH_SIZE, ...(config.JOURNEY_APP_IDS ? { appIds: config.JOURNEY_APP_IDS } : {}) }) : null;
+const journeys = all || config.WORKER_ONLY === 'journeys' ? startJourneyEngine({ db, log, netPolicy: netPolicy(config), secret }, { batchSize: config.JOURNEY_BATCH_SIZE, ...(config.JOURNEY_APP_IDS ? { appIds: config.JOURNEY_APP_IDS } : {}) }) : null;
 // Automatic rules: the trigger inbox, coupon redemptions and the daily rules (features/rules).
 const rules = all ? startRules({ db, log }) : null;
 // Installs, reinstalls and retargeting opens attributed to clicks (features/attribution).
 const attribution = all ? startAttribution({ db, log }) : null;
+// OAuth 2 tokens of integrations refreshed before they expire (features/integrations/refresher.ts).
+const refresher = all ? startIntegrationRefresher({ db, log, config, secret }) : null;
+// Shared audiences uploaded to ad platforms after each refresh (features/audienceShare).
+const audienceShares = all ? startAudienceShares({ db, config, log, secret }) : null;
 // Only once running: a failure to start must still end the process.
 keepServing(log);
 log.info('worker started');
@@ -53,6 +59,6 @@ log.info('worker started');
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     partitions?.stop();
-    void Promise.all([mail?.stop(), audiences?.stop(), jobs?.stop(), delivery?.stop(), journeys?.stop(), rules?.stop(), attribution?.stop()]).then(() => db.end()).then(() => process.exit(0));
+    void Promise.all([mail?.stop(), audiences?.stop(), jobs?.stop(), delivery?.stop(), journeys?.stop(), rules?.stop(), attribution?.stop(), audienceShares?.stop(), refresher?.stop()]).then(() => db.end()).then(() => process.exit(0));
   });
 }

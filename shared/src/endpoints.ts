@@ -26,6 +26,7 @@ import { webPluginEndpoints } from './endpoints/webPlugin.ts';
 import { messageSettingsEndpoints } from './endpoints/messageSettings.ts';
 import { messageWhatIfEndpoints } from './endpoints/messageWhatIf.ts';
 import { mailProviderEndpoints } from './endpoints/mailProviders.ts';
+import { integrationEndpoints } from './endpoints/integrations.ts';
 import { pushCredentialEndpoints } from './endpoints/pushCredentials.ts';
 import { abAnalysisEndpoints } from './endpoints/abAnalysis.ts';
 import { sdkMessageEndpoints } from './endpoints/sdkMessages.ts';
@@ -37,10 +38,15 @@ import { funnelEndpoints } from './endpoints/funnels.ts';
 import { cohortEndpoints } from './endpoints/cohorts.ts';
 import { dashboardEndpoints } from './endpoints/dashboards.ts';
 import { linkEndpoints } from './endpoints/links.ts';
+import { audienceShareEndpoints } from './endpoints/audienceShare.ts';
+import { landingEndpoints } from './endpoints/landings.ts';
 import { skanEndpoints } from './endpoints/skan.ts';
 import { acquisitionEndpoints } from './endpoints/acquisition.ts';
 import { postbackEndpoints } from './endpoints/postbacks.ts';
 import { acqReportEndpoints } from './endpoints/acqReports.ts';
+import { walletEndpoints } from './endpoints/wallet.ts';
+import { skudoEndpoints } from './endpoints/skudo.ts';
+import { categoryEndpoints } from './endpoints/categories.ts';
 
 export { ep, none, type Endpoint, type EndpointAuth, type Method } from './endpoints/define.ts';
 export { fillPath } from './endpointRoutes.ts';
@@ -67,6 +73,7 @@ export const endpoints = {
   ...messageWhatIfEndpoints,
   ...messageSettingsEndpoints,
   ...mailProviderEndpoints,
+  ...integrationEndpoints,
   ...pushCredentialEndpoints,
   ...abAnalysisEndpoints,
   ...webPushEndpoints,
@@ -78,7 +85,12 @@ export const endpoints = {
   ...acquisitionEndpoints,
   ...acqReportEndpoints,
   ...linkEndpoints,
+  ...audienceShareEndpoints,
+  ...landingEndpoints,
   ...postbackEndpoints,
+  ...categoryEndpoints,
+  ...walletEndpoints,
+  ...skudoEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

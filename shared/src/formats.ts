@@ -236,4 +236,26 @@ export function isCertificateFingerprint(s: string): boolean {
   return pairs.length >= 17 && pairs.length <= 33 && pairs.every((p) => /^[0-9A-F]{2}$/.test(p));
 }
 
+/**
+ * Card number (SPEC.md 5: "patterns exist, exact rules not shown"; ours, the payment and loyalty
+ * card rule of ISO/IEC 7812): 12 to 19 digits only (callers strip spaces and hyphens first,
+ * shared/src/wallet/model.ts `normaliseCardNumber`) whose last digit is the Luhn check digit.
+ */
+export function isCardNumber(s: string): boolean {
+  if (!/^\d{12,19}$/.test(s)) return false;
+  let sum = 0;
+  for (let i = 0; i < s.length; i++) {
+    let d = s.charCodeAt(s.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Security code (SPEC.md 5, rule not shown; ours, as on cards): exactly 3 or 4 digits. */
+export const isSecurityCode = (s: string) => /^\d{3,4}$/.test(s);
+
 export const Email = z.string().trim().toLowerCase().max(254).email('Enter a valid e-mail address');

@@ -20,3 +20,4 @@ export * from './people/name.ts';
 export * from './acquisition/model.ts';
 export * from './acquisition/metrics.ts';
 export * from './integrations/model.ts';
+export * from './audienceShare/index.ts';

@@ -114,3 +114,26 @@ test('the date range is in the URL: explore opens on a linked range, a range cho
   await expect(control).toContainText('Last 7 days');
   await expect(page).toHaveURL(/\/behavior\/explore\?event=level_up$/);
 });
+
+test('/legacy sends a classic address to its new screen, signing in first when needed, and lists the areas for an unknown one', async ({ browser }) => {
+  // Signed out: the classic hash route survives the sign-in and lands on its new screen.
+  const anonymous = await browser.newContext();
+  const page = await anonymous.newPage();
+  await page.goto('/legacy#!/analytics/funnels/12');
+  await expect(page).toHaveURL(/\/login\?next=%2Fbehavior%2Ffunnels$/);
+  await anonymous.close();
+
+  const { page: signed, context } = await signIn(browser, MANAGER.email);
+  await signed.goto('/legacy?path=%2Fsettings%2Fusers%2F9');
+  await expect(signed).toHaveURL(/\/user\/account\/users$/);
+  await signed.goto('/es/legacy');
+  await expect(signed.getByRole('heading', { name: 'La interfaz clásica se ha retirado' })).toBeVisible();
+  await signed.getByTestId('legacy-address').fill('https://classic.example.com/app/#!/nothing-here');
+  await signed.getByRole('button', { name: 'Buscar' }).click();
+  await expect(signed.getByTestId('legacy-result')).toContainText('No conocemos esa dirección');
+  await signed.getByTestId('legacy-address').fill('#/cohorts');
+  await signed.getByRole('button', { name: 'Buscar' }).click();
+  await signed.getByTestId('legacy-result').getByRole('link').click();
+  await expect(signed).toHaveURL(/\/es\/behavior\/cohort$/);
+  await context.close();
+});

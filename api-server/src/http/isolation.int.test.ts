@@ -2,8 +2,10 @@
  * Every route of the endpoint table: refused without a session (10005), and refused (10004) to a
  * user of another account for anything of the first account, which stays unchanged.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, endpoints, type EndpointName } from '@gd/shared';
+import { skudoEndpoints } from '@gd/shared/endpoints/skudo';
 import { TestClient, ingest, registerAccount, startTestApi, uniqueEmail, type TestApi } from '../testing/harness.ts';
 import { apnsKey, serviceAccountKey } from '../features/delivery/push/testing/keys.ts';
 
@@ -15,6 +17,12 @@ const spyApns = { keyId: 'SPY0000001', teamId: 'SPY0000001', bundleId: 'com.exam
 const spyServiceAccount = { serviceAccount: JSON.stringify({ project_id: 'spy', client_email: 'spy@spy.iam.gserviceaccount.com', private_key: serviceAccountKey().privateKeyPem }) };
 
 const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
+  updateSkudoProvider: { name: 'Hijacked' },
+  updateSkudoCampaign: { name: 'Hijacked', startsOn: '2026-01-01' },
+  updateSkudoOffer: { providerId: '00000000-0000-4000-8000-000000000000', title: 'Hijacked', payoutModel: 'cpc', payoutAmount: 1, destinationUrl: 'https://www.example.com/hijacked' },
+  createSkudoTrackingUrl: { label: 'Hijacked' },
+  updateSkudoTrackingUrl: { label: 'Hijacked', active: false },
+  updateSkudoPartner: { name: 'Hijacked', email: 'hijacked@it.example.com', status: 'suspended' },
   updateApp: { name: 'Hijacked', os: 'Android' },
   addTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: '6D92078A-8246-4BA4-AE5B-76104861E7DC' },
   updateTestDevice: { name: 'Spy phone', idType: 'idfa', deviceId: '6D92078A-8246-4BA4-AE5B-76104861E7DC' },
@@ -25,6 +33,7 @@ const SAMPLE_BODIES: Partial<Record<EndpointName, unknown>> = {
   assignJourney: { userId: null },
   cloneJourney: { name: 'Stolen copy' },
   updateTag: { name: 'Hijacked', valueType: 'text' },
+  updateCategory: { name: 'Hijacked', colour: '#000000', entityTypes: ['app'] },
   updateEventDefinition: { label: 'Hijacked' },
   setEventBreakdowns: { properties: ['hijacked'] },
   transitionMessage: { action: 'pause' },
@@ -120,12 +129,33 @@ beforeAll(async () => {
     name: 'Secret campaign', sourceId: ids.sourceId, channelId: ids.channelId, pricingModel: 'cpi', destinations: { desktop: { web: 'https://www.example.com/get' } },
   }, p)).campaign.id;
   ids.linkId = (await owner.client.ok<{ link: { id: string } }>('createLink', { campaignId: ids.campaignId, kind: 'tracking', name: 'Secret link' }, p)).link.id;
+  // A landing page of the app (issue 17).
+  ids.landingId = (await owner.client.ok<{ landing: { id: string } }>('createLanding', {
+    name: 'Secret landing', slug: `secret-${ids.linkId}`, colours: { background: '#FFFFFF', text: '#111111', accent: '#222222' }, blocks: [],
+  }, p)).landing.id;
   ids.trackerId = (await owner.client.ok<{ tracker: { id: string } }>('createTracker', { name: 'Secret tracker', event: 'secret_event', accountProviderId: ids.accountProviderId }, p)).tracker.id;
   // An entry of the platform's ad provider catalogue (nobody's: its routes are the platform administrators').
   ids.adProviderId = (await owner.client.ok<{ providers: { id: string }[] }>('adProviderCatalogue')).providers[0]!.id;
   // Push credentials of the app (APNs; `provider` names the one to delete).
   await owner.client.ok('putApnsCredentials', { ...spyApns, keyId: 'SECRET0001', teamId: 'SECRET0001', bundleId: 'com.example.secret' }, { appId: app.id });
   ids.provider = 'apns';
+  // A category of the account (issue 17), on the app.
+  ids.categoryId = (await owner.client.ok<{ category: { id: string } }>('createCategory', { name: 'Secret category', colour: '#123456', entityTypes: ['app'] })).category.id;
+  await owner.client.ok('setCategoryAssignments', { entityType: 'app', entityId: app.id, categoryIds: [ids.categoryId] }, { appId: app.id });
+  // The skudo marketplace of the account (issue 17): a provider, a campaign, an offer with a partner's tracking URL.
+  ids.skudoProviderId = (await owner.client.ok<{ provider: { id: string } }>('createSkudoProvider', { name: 'Secret advertiser' })).provider.id;
+  ids.skudoCampaignId = (await owner.client.ok<{ campaign: { id: string } }>('createSkudoCampaign', { name: 'Secret push', startsOn: '2026-01-01' })).campaign.id;
+  ids.partnerId = (await owner.client.ok<{ partner: { id: string } }>('createSkudoPartner', { name: 'Secret publisher', email: 'publisher@it.example.com' })).partner.id;
+  ids.offerId = (await owner.client.ok<{ offer: { id: string } }>('createSkudoOffer', {
+    providerId: ids.skudoProviderId, campaignId: ids.skudoCampaignId, title: 'Secret offer', payoutModel: 'cpc', payoutAmount: 1, destinationUrl: 'https://www.example.com/offer', status: 'active',
+  })).offer.id;
+  ids.trackingUrlId = (await owner.client.ok<{ url: { id: string } }>('createSkudoTrackingUrl', { partnerId: ids.partnerId }, { offerId: ids.offerId })).url.id;
+  // A wallet design with a pass, and an audience share (issue 17): the routes naming them are refused
+  // on the app before any child is looked up (their children's own sweeps are isolation-wallet and
+  // isolation-audienceShare), so ids of nothing stand in for them here.
+  ids.designId = randomUUID();
+  ids.passId = randomUUID();
+  ids.shareId = randomUUID();
   (SAMPLE_BODIES.addUser as { roleId: string }).roleId = ids.roleId;
 });
 afterAll(async () => { await api.stop(); });
@@ -134,10 +164,13 @@ afterAll(async () => { await api.stop(); });
 const protectedEndpoints = (Object.keys(endpoints) as EndpointName[]).filter((n) => endpoints[n].auth !== 'public' && endpoints[n].auth !== 'appKey');
 // Role ids are scoped by account (migration 011): a PUT or DELETE naming another account's role id
 // acts on the caller's own account, exactly as for an unused id (tested at the end).
-const ACCOUNT_SCOPED_IDS = new Set<EndpointName>(['putRole', 'deleteRole']);
+// deleteWalletSigning names a wallet (apple | google) of the caller's own account, not a child.
+const ACCOUNT_SCOPED_IDS = new Set<EndpointName>(['putRole', 'deleteRole', 'deleteWalletSigning']);
 // The account's providers (under /account, no app to refuse first) answer 10 for an id of nothing
 // or of another account (docs/design/acquisition.md): exactly as for an unused id, tested below.
-const NOT_FOUND_10 = new Set<EndpointName>(['updateAccountProvider', 'deleteAccountProvider']);
+const NOT_FOUND_10 = new Set<EndpointName>(['updateAccountProvider', 'deleteAccountProvider', 'updateCategory', 'deleteCategory',
+  // The skudo routes (account-wide, like the account's providers: 10 for an unknown id).
+  ...(Object.keys(skudoEndpoints) as EndpointName[]).filter((n) => skudoEndpoints[n as keyof typeof skudoEndpoints].path.includes(':'))]);
 const withIds = protectedEndpoints.filter((n) => (endpoints[n].path.includes(':') || n === 'addUser') && !ACCOUNT_SCOPED_IDS.has(n) && !NOT_FOUND_10.has(n));
 /** The path parameters of a route: `providerId` is a mail provider's, except on the account provider routes. */
 const paramsOf = (name: EndpointName) => (NOT_FOUND_10.has(name) ? { ...ids, providerId: ids.accountProviderId! } : ids);
@@ -158,7 +191,8 @@ describe('every protected route', () => {
 
   it.each([...NOT_FOUND_10])('%s answers a user of another account as for an unused id (10)', async (name) => {
     const answer = await intruder.client.call(name, SAMPLE_BODIES[name] ?? {}, paramsOf(name));
-    const unused = await intruder.client.call(name, SAMPLE_BODIES[name] ?? {}, { ...paramsOf(name), providerId: '00000000-0000-4000-8000-000000000000' });
+    const unused = await intruder.client.call(name, SAMPLE_BODIES[name] ?? {}, { ...paramsOf(name), providerId: '00000000-0000-4000-8000-000000000000', categoryId: '00000000-0000-4000-8000-000000000000',
+      ...Object.fromEntries(['skudoProviderId', 'skudoCampaignId', 'offerId', 'trackingUrlId', 'partnerId'].map((k) => [k, '00000000-0000-4000-8000-000000000000'])) });
     expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.NOT_EXIST });
     expect(answer).toEqual(unused);
   });
@@ -191,6 +225,7 @@ describe('every protected route', () => {
       await intruder.client.ok('meta'), await intruder.client.ok('listApps'), await intruder.client.ok('listUsers'),
       await intruder.client.ok('listRoles'), await intruder.client.ok('getAccount'), await intruder.client.ok('listMailProviders'),
       await intruder.client.ok('accountProviders'), await intruder.client.ok('adProviderCatalogue'),
+      await intruder.client.ok('listCategories'), await intruder.client.ok('appCategories'),
     ]);
     // (Person ids and version numbers are small numbers that any JSON may contain as digits; the
     // routes above cover them. The catalogue entry is the platform's, every account's to read.)

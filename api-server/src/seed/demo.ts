@@ -3,6 +3,7 @@
  * password DEMO_PASSWORD. Idempotent: does nothing when the demo account exists. Later
  * capabilities add their demo data here.
  */
+import { seedDemoIntegrations } from '../features/integrations/demo.ts';
 import { BuiltInRole, BUILT_IN_ROLES } from '@gd/shared';
 import { tx, type Db } from '../db/pool.ts';
 import { provisionAccount } from '../features/accounts/provision.ts';
@@ -13,6 +14,10 @@ import { hashPassword } from '../features/auth/passwords.ts';
 import { seedAcquisition } from './acquisition.ts';
 import { seedDemoProviders } from '../features/acquisition/demo.ts';
 import { seedSkan } from './skan.ts';
+import { seedDemoCategories } from './categories.ts';
+import { seedSkudo } from '../features/skudo/demo.ts';
+import { seedDemoLandings } from '../features/landings/demo.ts';
+import { seedDemoWallet } from '../features/wallet/demo.ts';
 
 export const DEMO_PASSWORD = 'Demo-pass-2026!';
 export const DEMO_DOMAIN = 'demo.growthdeck.test';
@@ -47,5 +52,15 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; logins: Demo
   await seedDemoProviders(db, demoEmail('client'), demoEmail('provider'));
   // SKAdNetwork settings and postbacks of the iOS demo app (seed/skan.ts).
   await seedSkan(db, demoEmail('client'));
+  // Categories of the account, on the demo apps, campaigns and messages (seed/categories.ts).
+  await seedDemoCategories(db, demoEmail('client'));
+  // Landing pages of the demo apps, the spring_sale powlink's web fallback (features/landings/demo.ts).
+  await seedDemoLandings(db, demoEmail('client'));
+  // A small skudo marketplace: providers, a campaign, offers, partners and tracking URLs with clicks (features/skudo/demo.ts).
+  await seedSkudo(db, demoEmail('client'));
+  // Pass designs of the demo apps, a coupon and a loyalty card, without signing settings (features/wallet/demo.ts).
+  await seedDemoWallet(db, demoEmail('client'));
+  // Integrations of the first demo app, one per kind and in every status (features/integrations/demo.ts).
+  await seedDemoIntegrations(db, demoEmail('client'));
   return { created: true, logins };
 }

@@ -24,7 +24,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it',
     // Test files share one database: only those that test delivery run its loop (DELIVERY_IN_PROCESS: 'on'),
     // so no other file's server leases their outbox rows. The same for the journey engine (JOURNEYS_IN_PROCESS).
-    DELIVERY_IN_PROCESS: 'off', JOURNEYS_IN_PROCESS: 'off', RULES_IN_PROCESS: 'off', POSTBACKS_IN_PROCESS: 'off', ...env,
+    DELIVERY_IN_PROCESS: 'off', JOURNEYS_IN_PROCESS: 'off', RULES_IN_PROCESS: 'off', POSTBACKS_IN_PROCESS: 'off', AUDIENCE_SHARE_IN_PROCESS: 'off', INTEGRATION_REFRESH_IN_PROCESS: 'off', ...env,
   });
   const server = await startServer(config, { log: pino({ level: 'silent' }), mailSender: sender });
   return {

@@ -35,9 +35,20 @@ export type Child =
    * the message campaign of migration 014), source, channel, link and tracker, and a provider of
    * the account (account_providers).
    */
-  | 'acqCampaign' | 'acqSource' | 'acqChannel' | 'link' | 'tracker' | 'accountProvider';
+  | 'acqCampaign' | 'acqSource' | 'acqChannel' | 'link' | 'tracker' | 'accountProvider'
+  /** A category of the account (issue 17, migration 051; swept by isolation-categories.int.test.ts). */
+  | 'category'
+  /** The skudo marketplace of the account (issue 17, migration 053; swept by isolation-skudo.int.test.ts). */
+  | 'skudoProvider' | 'skudoCampaign' | 'skudoOffer' | 'skudoTrackingUrl' | 'skudoPartner'
+  /** A pass design and an issued pass of an app (issue 17, migration 052; swept by isolation-wallet.int.test.ts). */
+  | 'walletDesign' | 'walletPass'
+  /** A share of an audience to an ad platform (issue 17, migration 049; swept by isolation-audienceShare.int.test.ts). */
+  | 'audienceShare'
+  /** A landing page of an app (issue 17, migration 050; swept by isolation-landings.int.test.ts). */
+  | 'landing';
 /** Children of the account rather than of an app: only another account's caller may not name them. */
-export const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role', 'mailProvider', 'accountProvider']);
+export const ACCOUNT_CHILDREN: ReadonlySet<Child> = new Set(['user', 'role', 'mailProvider', 'accountProvider', 'category',
+  'skudoProvider', 'skudoCampaign', 'skudoOffer', 'skudoTrackingUrl', 'skudoPartner']);
 
 export const PATH_CHILDREN: Record<string, Child> = {
   journeyId: 'journey', segmentId: 'segment', audienceId: 'audience', taskId: 'task', integrationId: 'integration', exportId: 'export',
@@ -52,7 +63,34 @@ export const PATH_CHILDREN: Record<string, Child> = {
   reportId: 'report', runId: 'reportRun',
   // The acquisition routes' :campaignId is an acquisition campaign (/apps/:appId/acquisition/campaigns/:campaignId).
   campaignId: 'acqCampaign', sourceId: 'acqSource', channelId: 'acqChannel', linkId: 'link', trackerId: 'tracker',
+  categoryId: 'category',
+  shareId: 'audienceShare',
+  skudoProviderId: 'skudoProvider', skudoCampaignId: 'skudoCampaign', offerId: 'skudoOffer', trackingUrlId: 'skudoTrackingUrl', partnerId: 'skudoPartner',
+  designId: 'walletDesign', passId: 'walletPass',
+  landingId: 'landing',
 };
+/**
+ * The skudo routes (issue 17, piece F: account-wide, 10 for an unknown id) are swept by
+ * http/isolation-skudo.int.test.ts, which checks that it covers every entry given this reason.
+ */
+export const SKUDO_SWEEP = 'swept by isolation-skudo.int.test.ts: another account\'s skudo provider, campaign, offer, tracking URL or partner answers as an unused id (10) and changes nothing';
+/**
+ * The category routes and the lists' category filters (issue 17, piece D) are swept by
+ * http/isolation-categories.int.test.ts, which checks that it covers every entry given this reason.
+ */
+export const CATEGORY_SWEEP = 'swept by isolation-categories.int.test.ts: another account\'s category, or another app\'s entity, answers as an unused id and changes nothing';
+/**
+ * The audience share routes (issue 17, piece B: 10004 for an audience, 10 for an integration or a
+ * share that is not the app's) are swept by http/isolation-audienceShare.int.test.ts, which checks
+ * that it covers every entry given this reason.
+ */
+export const AUDIENCE_SHARE_SWEEP = 'swept by isolation-audienceShare.int.test.ts: another app\'s or account\'s audience, share or integration answers as an unused id and changes nothing';
+/**
+ * The landing routes (issue 17, piece C: 10 for an unknown landing, campaign or link) and the
+ * links' landing fallback are swept by http/isolation-landings.int.test.ts, which checks that it
+ * covers every entry given this reason.
+ */
+export const LANDING_SWEEP = 'swept by isolation-landings.int.test.ts: another app\'s or account\'s landing, campaign or link answers as an unused id (10) and changes nothing';
 /** Routes whose parameter names another child than PATH_CHILDREN says (the same name in two features). */
 const ROUTE_PATH_CHILDREN: Partial<Record<EndpointName, Record<string, Child>>> = {
   updateAccountProvider: { providerId: 'accountProvider' },
@@ -70,12 +108,97 @@ export const pathChild = (name: EndpointName, param: string): Child | undefined 
 export const NOT_CHILDREN = new Set(['appId', 'version', 'provider', 'adProviderId']);
 
 /** Routes with a child parameter that answer otherwise than an unused id, with why. */
+/**
+ * The integration routes (issue 17, piece A: 10 for an unknown id) and the adobe import's
+ * integration are swept by http/isolation-integrations.int.test.ts, which checks that it covers
+ * every entry given this reason.
+ */
+export const INTEGRATION_SWEEP = 'swept by isolation-integrations.int.test.ts: another app\'s or account\'s integration answers as an unused id (10) and changes nothing';
+/**
+ * The wallet routes (issue 17, piece E: pass designs and passes of an app; 10 for an unknown id) are
+ * swept by http/isolation-wallet.int.test.ts, which checks that it covers every entry given this reason.
+ */
+export const WALLET_SWEEP = 'swept by isolation-wallet.int.test.ts: another app\'s or account\'s pass design, pass, person or coupon message answers as an unused id (10) and changes nothing';
+const SERVICE_ID = 'an identifier at the outside service (client, ad account, organisation, advertiser, access key), never a lookup of ours';
 export const PATH_EXEMPT: Partial<Record<EndpointName, string>> = {
+  integration: INTEGRATION_SWEEP,
+  updateIntegration: INTEGRATION_SWEEP,
+  deleteIntegration: INTEGRATION_SWEEP,
+  testIntegration: INTEGRATION_SWEEP,
+  startIntegrationOAuth: INTEGRATION_SWEEP,
+  disconnectIntegration: INTEGRATION_SWEEP,
   putRole: 'creates or updates a role of the caller\'s own account whatever the id (role ids are per account, migration 011); its own test below',
+  updateCategory: CATEGORY_SWEEP,
+  deleteCategory: CATEGORY_SWEEP,
+  updateSkudoProvider: SKUDO_SWEEP,
+  deleteSkudoProvider: SKUDO_SWEEP,
+  updateSkudoCampaign: SKUDO_SWEEP,
+  deleteSkudoCampaign: SKUDO_SWEEP,
+  updateSkudoOffer: SKUDO_SWEEP,
+  deleteSkudoOffer: SKUDO_SWEEP,
+  createSkudoTrackingUrl: SKUDO_SWEEP,
+  updateSkudoTrackingUrl: SKUDO_SWEEP,
+  deleteSkudoTrackingUrl: SKUDO_SWEEP,
+  updateSkudoPartner: SKUDO_SWEEP,
+  deleteSkudoPartner: SKUDO_SWEEP,
+  createSkudoAuthCode: SKUDO_SWEEP,
+  inviteSkudoPartner: SKUDO_SWEEP,
+  updateWalletDesign: WALLET_SWEEP,
+  deleteWalletDesign: WALLET_SWEEP,
+  voidWalletPass: WALLET_SWEEP,
+  audienceShares: AUDIENCE_SHARE_SWEEP,
+  createAudienceShare: AUDIENCE_SHARE_SWEEP,
+  syncAudienceShare: AUDIENCE_SHARE_SWEEP,
+  deleteAudienceShare: AUDIENCE_SHARE_SWEEP,
+  landing: LANDING_SWEEP,
+  updateLanding: LANDING_SWEEP,
+  publishLanding: LANDING_SWEEP,
+  unpublishLanding: LANDING_SWEEP,
+  deleteLanding: LANDING_SWEEP,
+  landingVisits: LANDING_SWEEP,
 };
 
 /** Request and query fields named like ids that name no child of an account or app, with why. */
 export const FIELD_EXEMPT: Record<string, string> = {
+  // Landings (issue 17): the landing routes' campaign and link, and the links' landing fallback.
+  'landings query.campaignId': LANDING_SWEEP,
+  'createLanding body.campaignId': LANDING_SWEEP,
+  'createLanding body.linkId': LANDING_SWEEP,
+  'updateLanding body.campaignId': LANDING_SWEEP,
+  'updateLanding body.linkId': LANDING_SWEEP,
+  'createLink body.landingId': LANDING_SWEEP,
+  'updateLink body.landingId': LANDING_SWEEP,
+  'createLanding body.blocks[].id': 'a block\'s own key inside the landing\'s blocks (editor order and React keys), not a row',
+  'updateLanding body.blocks[].id': 'a block\'s own key inside the landing\'s blocks (editor order and React keys), not a row',
+  // Integrations (issue 17): the adobe import's integration is swept in their own file; the rest are the service's own ids.
+  'createImportTask body.source.adobeId': INTEGRATION_SWEEP,
+  'updateImportTask body.source.adobeId': INTEGRATION_SWEEP,
+  'createImportTask body.source.adobeSegmentId': 'the segment\'s id in the experience platform, read through the caller\'s own integration, never a lookup of ours',
+  'updateImportTask body.source.adobeSegmentId': 'the segment\'s id in the experience platform, read through the caller\'s own integration, never a lookup of ours',
+  ...Object.fromEntries(['createIntegration', 'updateIntegration'].flatMap((n) =>
+    ['accessKeyId', 'adAccountId', 'advertiserId', 'clientId', 'imsOrgId', 'techId'].map((k) => [`${n} body.config.${k}`, SERVICE_ID]))),
+  // Categories (issue 17): their routes and the lists' category filters, swept in their own file.
+  'setCategoryAssignments body.entityId': CATEGORY_SWEEP,
+  'setCategoryAssignments body.categoryIds': CATEGORY_SWEEP,
+  'listApps query.categoryId': CATEGORY_SWEEP,
+  'listMessages query.categoryId': CATEGORY_SWEEP,
+  'campaigns query.categoryId': CATEGORY_SWEEP,
+  'campaignsDownload query.categoryId': CATEGORY_SWEEP,
+  // Skudo (issue 17): the offers' provider and campaign, a tracking URL's partner, swept in their own file.
+  'createSkudoOffer body.providerId': SKUDO_SWEEP,
+  'createSkudoOffer body.campaignId': SKUDO_SWEEP,
+  'updateSkudoOffer body.providerId': SKUDO_SWEEP,
+  'updateSkudoOffer body.campaignId': SKUDO_SWEEP,
+  'createSkudoTrackingUrl body.partnerId': SKUDO_SWEEP,
+  // Wallet (issue 17): the design, person and coupon message a pass is issued with, and the passes list's design filter.
+  'issueWalletPass body.designId': WALLET_SWEEP,
+  'issueWalletPass body.personId': WALLET_SWEEP,
+  'issueWalletPass body.messageId': WALLET_SWEEP,
+  'walletPasses query.designId': WALLET_SWEEP,
+  'putGoogleWalletSigning body.issuerId': 'the account\'s issuer number at Google Wallet, the data itself, not a reference',
+  // Audience shares (issue 17): the integration an audience is shared through, swept in their own file; the platform's own audience id.
+  'createAudienceShare body.integrationId': AUDIENCE_SHARE_SWEEP,
+  'createAudienceShare body.platformAudienceId': 'the audience\'s id at the ad platform (Meta, Google Ads, The Trade Desk), reached through the caller\'s own integration, never a lookup of ours',
   'createApp body.bundleId': 'the store bundle id the app declares, not a reference',
   'updateApp body.bundleId': 'the store bundle id the app declares, not a reference',
   'addTestDevice body.deviceId': 'the phone\'s advertising id: the data itself, not a reference',

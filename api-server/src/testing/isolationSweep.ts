@@ -68,6 +68,8 @@ export const CHILD_TABLES: Record<string, string> = {
   password_history: '$3 AND user_id IN (SELECT id FROM users WHERE account_id = $1)',
   // The members of the account's providers (migration 040): users of the account.
   provider_members: '$3 AND account_provider_id IN (SELECT id FROM account_providers WHERE account_id = $1)',
+  // What each audience share uploaded, per person (migration 049).
+  audience_share_members: 'share_id IN (SELECT id FROM audience_shares WHERE app_id = ANY($2))',
 };
 /** Tables of nobody's, with why they cannot hold the victim's data. */
 export const GLOBAL_TABLES: Record<string, string> = {

@@ -18,7 +18,9 @@ const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.tsx'));
 const AutoLoginPage = lazy(() => import('../features/auth/AutoLoginPage.tsx'));
 const LogoutPage = lazy(() => import('../features/auth/LogoutPage.tsx'));
-const InfoPage = lazy(() => import('../features/auth/InfoPage.tsx'));
+const SkudoLoginPage = lazy(() => import('../features/skudo/PartnerLoginPage.tsx'));
+const SkudoOffersPage = lazy(() => import('../features/skudo/PartnerOffersPage.tsx'));
+const LegacyPage = lazy(() => import('../features/auth/LegacyPage.tsx'));
 const Shell = lazy(() => import('../shell/Shell.tsx'));
 const RouteScreen = lazy(() => import('../shell/RouteScreen.tsx'));
 const HomePage = lazy(() => import('../features/home/HomePage.tsx'));
@@ -37,9 +39,10 @@ export function AppRoutes() {
             <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             <Route path="/auto-login" element={<AutoLoginPage />} />
             <Route path="/logout" element={<LogoutPage />} />
-            <Route path="/legacy" element={<InfoPage kind="legacy" />} />
-            <Route path="/skudo/login" element={<InfoPage kind="skudo" />} />
+            <Route path="/legacy" element={<LegacyPage />} />
+            <Route path="/skudo/login" element={<SkudoLoginPage />} />
           </Route>
+          <Route path="/skudo/offers" element={<SkudoOffersPage />} />
           <Route element={<RequireSession />}>
             <Route element={<Shell />}>
               <Route index element={<HomePage />} />

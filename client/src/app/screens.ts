@@ -1,7 +1,6 @@
 /**
- * The built screens, by route path (shared ROUTES with `ready: true`). Each is its own lazy
- * chunk. A ready route without an entry here, and every route with `ready: false`, renders the
- * "coming soon" page.
+ * The screen of every route of shared ROUTES, by path (screens.test.ts checks none is missing).
+ * Each is its own lazy chunk.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
@@ -14,9 +13,11 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/user/account/apps': lazy(() => import('../features/account/AppsPage.tsx')),
   '/user/account/users': lazy(() => import('../features/account/UsersPage.tsx')),
   '/manage/tags': lazy(() => import('../features/tags/TagsPage.tsx')),
+  '/manage/categories': lazy(() => import('../features/categories/CategoriesPage.tsx')),
   '/manage/communication-parameters': lazy(() => import('../features/messageSettings/CommunicationParametersPage.tsx')),
   '/manage/native-templates': lazy(() => import('../features/messageSettings/NativeTemplatesPage.tsx')),
   '/manage/mail-providers': lazy(() => import('../features/mailProviders/MailProvidersPage.tsx')),
+  '/manage/integrations': lazy(() => import('../features/integrations/IntegrationsPage.tsx')),
   '/manage/import-task': lazy(() => import('../features/imports/ImportTasksPage.tsx')),
   '/user/account/test-devices': lazy(() => import('../features/account/TestDevicesPage.tsx')),
   '/user/app': lazy(() => import('../features/account/AppSettingsPage.tsx')),
@@ -42,6 +43,7 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/behavior/funnels': lazy(() => import('../features/funnels/FunnelsPage.tsx')),
   '/acquisition/links': lazy(() => import('../features/links/LinksPage.tsx')),
   '/acquisition/powlinks': lazy(() => import('../features/links/PowlinksPage.tsx')),
+  '/manage/landings': lazy(() => import('../features/landings/LandingsPage.tsx')),
   '/acquisition/activity': lazy(() => import('../features/acqReports/ActivityPage.tsx')),
   '/acquisition/installs': lazy(() => import('../features/acqReports/InstallsPage.tsx')),
   '/acquisition/uninstalls': lazy(() => import('../features/acqReports/UninstallsPage.tsx')),
@@ -58,4 +60,6 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/admin/providers': lazy(() => import('../features/acquisition/AdminProvidersPage.tsx')),
   '/acquisition/skadnetwork': lazy(() => import('../features/skan/SkanPage.tsx')),
   '/acquisition/trackers': lazy(() => import('../features/trackers/TrackersPage.tsx')),
+  '/products/wallet': lazy(() => import('../features/wallet/WalletPage.tsx')),
+  '/products/skudo': lazy(() => import('../features/skudo/SkudoPage.tsx')),
 };

@@ -8,7 +8,7 @@ import { NavLink as RouterLink, useLocation } from 'react-router';
 import { Box, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import {
   IconHome,
-  IconAdjustments, IconChartDots3, IconHourglassEmpty, IconLayoutDashboard, IconMessages, IconPackage, IconShieldLock, IconTargetArrow, IconUserCircle,
+  IconAdjustments, IconChartDots3, IconLayoutDashboard, IconMessages, IconPackage, IconShieldLock, IconTargetArrow, IconUserCircle,
 } from '@tabler/icons-react';
 import { Area, ROUTES, routeKey, type RouteDef } from '@gd/shared/routes';
 import { navKey, type TKey } from '../i18n/keys.ts';
@@ -87,9 +87,6 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void } = {}) {
                       variant="light"
                       py={5}
                       styles={{ label: { fontSize: 'var(--mantine-font-size-sm)' } }}
-                      c={route.ready ? undefined : 'dimmed'}
-                      title={route.ready ? undefined : t('common.soon')}
-                      rightSection={route.ready ? undefined : <IconHourglassEmpty size={13} aria-hidden />}
                     />
                   ))}
                 </Stack>

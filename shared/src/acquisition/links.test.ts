@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  androidIntent, clickTarget, clickValues, hasDestination, linkUrl, mergeDestinations, playPackage, storeWithClick, webWithClick, withQueryParam,
+  androidIntent, clickTarget, clickValues, hasDestination, linkUrl, mergeDestinations, playPackage, storeWithClick, webWithClick, withLandingFallback, withQueryParam,
 } from './links.ts';
 import { TRACKING_LINK_PARAMS } from './model.ts';
 
@@ -93,5 +93,18 @@ describe('clickTarget', () => {
 
   it('builds no intent for an https deep link', () => {
     expect(androidIntent('https://example.com/p', 'https://f.example')).toBeUndefined();
+  });
+});
+
+describe('a landing page as the web fallback (issue 17)', () => {
+  it('replaces the web addresses of every platform and keeps stores and deep links', () => {
+    const destinations = { ios: { store: 'https://apps.apple.com/app/id1', web: 'https://old.example.com' }, android: { deepLink: 'shop://x' }, desktop: { web: 'https://old.example.com' } };
+    const page = 'https://go.example.com/p/spring';
+    expect(withLandingFallback(destinations, page)).toEqual({
+      ios: { store: 'https://apps.apple.com/app/id1', web: page }, android: { deepLink: 'shop://x', web: page }, desktop: { web: page },
+    });
+    expect(withLandingFallback(destinations, null)).toBe(destinations);
+    const target = clickTarget({ kind: 'powlink', platform: 'desktop', destinations: withLandingFallback({}, page), deepLink: 'shop://sale', clickId: 'c1' });
+    expect(target).toEqual({ kind: 'redirect', url: `${page}?gd_click=c1&gd_dl=shop%3A%2F%2Fsale` });
   });
 });

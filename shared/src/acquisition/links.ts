@@ -94,6 +94,20 @@ export function mergeDestinations(link: AcqDestinations, campaign: AcqDestinatio
   return merged;
 }
 
+/**
+ * The destinations with a landing page as the web fallback on every platform (issue 17): a
+ * link's published landing replaces the web addresses of the link and its campaign; stores and
+ * deep links stay. Without a landing, the destinations unchanged.
+ */
+export function withLandingFallback(destinations: AcqDestinations, landingAddress: string | null | undefined): AcqDestinations {
+  if (!landingAddress) return destinations;
+  return {
+    ios: { ...destinations.ios, web: landingAddress },
+    android: { ...destinations.android, web: landingAddress },
+    desktop: { web: landingAddress },
+  };
+}
+
 /** Whether the destinations send at least one platform somewhere. */
 export function hasDestination(destinations: AcqDestinations): boolean {
   const { ios, android, desktop } = destinations;

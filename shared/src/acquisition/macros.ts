@@ -10,8 +10,8 @@
  *   (the API fixes them once per postback, so every retry sends the same URL).
  * - What each macro means (the API fills them, api-server/src/features/postbacks/values.ts):
  *   exid: the network's own id of the click (link parameter `tid`); camid: the network's campaign
- *   id (link parameter `cid`); app_name: the app's name; app_cats: the app's categories (none are
- *   kept yet: empty); dp: the deep link of the click; udid: the device's advertising id (idfa,
+ *   id (link parameter `cid`); app_name: the app's name; app_cats: the app's category names
+ *   (/manage/categories) in alphabetical order, comma separated, empty for none; dp: the deep link of the click; udid: the device's advertising id (idfa,
  *   gaid, oaid, else idfv, else the SDK's device key); ip, device (model), country: the person's,
  *   else the click's; customer_id: the person's customer id; user_id: our person id; click_id:
  *   our click id; campaign_id: our campaign id; network_id: our source id; provider_id: our

@@ -11,6 +11,7 @@ import {
   User, UserMeta, UserRole, UserRoleInput,
 } from '../schemas/account.ts';
 import { AutoLoginRequest, ChangePasswordRequest, ForgotPasswordRequest, LoginRequest, RegisterRequest, ResetPasswordRequest } from '../schemas/auth.ts';
+import { CategoryFilterQuery } from '../schemas/categories.ts';
 import { ep, none } from './define.ts';
 
 export const coreEndpoints = {
@@ -31,7 +32,7 @@ export const coreEndpoints = {
   updateAccount: ep({ method: 'PUT', path: '/account', summary: 'Rename the account or change its support level', auth: 'api:account.edit', request: AccountUpdate, response: { account: Account } }),
   updatePlan: ep({ method: 'PUT', path: '/account/plan', summary: 'Change the plan', auth: 'api:account.plan', request: PlanUpdate, response: { account: Account } }),
 
-  listApps: ep({ method: 'GET', path: '/apps', summary: 'Apps of my account', auth: 'route:/user/account/apps', response: { apps: z.array(App) } }),
+  listApps: ep({ method: 'GET', path: '/apps', summary: 'Apps of my account (query: categoryId, only the apps with that category)', auth: 'route:/user/account/apps', query: CategoryFilterQuery, response: { apps: z.array(App) } }),
   createApp: ep({ method: 'POST', path: '/apps', summary: 'Create an app', auth: 'ui:app.new', request: AppInput, response: { app: App } }),
   updateApp: ep({ method: 'PUT', path: '/apps/:appId', summary: 'Edit an app', auth: 'ui:app.edit', request: AppInput, response: { app: App } }),
   deleteApp: ep({ method: 'DELETE', path: '/apps/:appId', summary: 'Delete an app', auth: 'ui:app.delete', response: none }),

@@ -16,7 +16,7 @@ const VIEW = { or: ['ui:message.view', 'ui:message.view:owner', 'ui:message.read
 
 export const messageEndpoints = {
   listCampaigns: ep({ method: 'GET', path: '/apps/:appId/campaigns', summary: 'Campaigns of an app with their messages (what a journey message step picks from)', auth: VIEW, response: { campaigns: z.array(CampaignSummary) } }),
-  listMessages: ep({ method: 'GET', path: '/apps/:appId/messages', summary: 'Messages of an app (query: owner, scope, type, status, origin, q)', auth: VIEW, query: MessageListQuery, response: { messages: z.array(MessageSummary) } }),
+  listMessages: ep({ method: 'GET', path: '/apps/:appId/messages', summary: 'Messages of an app (query: owner, scope, type, status, origin, q, categoryId)', auth: VIEW, query: MessageListQuery, response: { messages: z.array(MessageSummary) } }),
   createMessage: ep({ method: 'POST', path: '/apps/:appId/messages', summary: 'Create a message (a Draft) in a campaign', auth: 'ui:message.create', request: MessageCreate, response: { message: MessageSummary } }),
   getMessage: ep({ method: 'GET', path: '/apps/:appId/messages/:messageId', summary: 'A message with its latest submission', auth: VIEW, response: { message: MessageSummary } }),
   transitionMessage: ep({ method: 'POST', path: '/apps/:appId/messages/:messageId/transition', summary: 'Play, pause, draft, to validate, test or delete (the lifecycle table decides)', auth: VIEW, request: MessageTransition, response: { message: MessageSummary } }),

@@ -16,6 +16,7 @@ import { messageEditorEs } from './messageEditor/es.ts';
 import { messageSettingsEs } from './messageSettings/es.ts';
 import { messageWhatIfEs } from './messageWhatIf/es.ts';
 import { mailProvidersEs } from './mailProviders/es.ts';
+import { integrationsEs } from './integrations/es.ts';
 import { pushCredentialsEs } from './pushCredentials/es.ts';
 import { webPushEs } from './webPush/es.ts';
 import { abAnalysisEs } from './abAnalysis/es.ts';
@@ -28,8 +29,13 @@ import { skanEs } from './skan/es.ts';
 import { dashboardsEs } from './dashboards/es.ts';
 import { acquisitionEs } from './acquisition/es.ts';
 import { linksEs } from './links/es.ts';
+import { landingsEs } from './landings/es.ts';
 import { acqReportsEs } from './acqReports/es.ts';
 import { trackersEs } from './trackers/es.ts';
+import { audienceShareEs } from './audienceShare/es.ts';
+import { walletEs } from './wallet/es.ts';
+import { categoriesEs } from './categories/es.ts';
+import { skudoEs } from './skudo/es.ts';
 
 export const es: Catalogue = {
   ...shellEs,
@@ -49,6 +55,7 @@ export const es: Catalogue = {
   ...messageSettingsEs,
   ...messageWhatIfEs,
   ...mailProvidersEs,
+  ...integrationsEs,
   ...pushCredentialsEs,
   ...webPushEs,
   ...abAnalysisEs,
@@ -61,6 +68,11 @@ export const es: Catalogue = {
   ...dashboardsEs,
   ...acquisitionEs,
   ...linksEs,
+  ...landingsEs,
   ...acqReportsEs,
   ...trackersEs,
+  ...audienceShareEs,
+  ...walletEs,
+  ...categoriesEs,
+  ...skudoEs,
 };

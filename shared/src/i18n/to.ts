@@ -17,6 +17,7 @@ import { messageEditorTo } from './messageEditor/to.ts';
 import { messageSettingsTo } from './messageSettings/to.ts';
 import { messageWhatIfTo } from './messageWhatIf/to.ts';
 import { mailProvidersTo } from './mailProviders/to.ts';
+import { integrationsTo } from './integrations/to.ts';
 import { pushCredentialsTo } from './pushCredentials/to.ts';
 import { webPushTo } from './webPush/to.ts';
 import { abAnalysisTo } from './abAnalysis/to.ts';
@@ -29,8 +30,13 @@ import { skanTo } from './skan/to.ts';
 import { dashboardsTo } from './dashboards/to.ts';
 import { acquisitionTo } from './acquisition/to.ts';
 import { linksTo } from './links/to.ts';
+import { landingsTo } from './landings/to.ts';
 import { acqReportsTo } from './acqReports/to.ts';
 import { trackersTo } from './trackers/to.ts';
+import { audienceShareTo } from './audienceShare/to.ts';
+import { walletTo } from './wallet/to.ts';
+import { categoriesTo } from './categories/to.ts';
+import { skudoTo } from './skudo/to.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends string ? string : DeepPartial<T[K]> };
 export const to: DeepPartial<Catalogue> = {
@@ -48,6 +54,7 @@ export const to: DeepPartial<Catalogue> = {
   ...messageSettingsTo,
   ...messageWhatIfTo,
   ...mailProvidersTo,
+  ...integrationsTo,
   ...pushCredentialsTo,
   ...webPushTo,
   ...abAnalysisTo,
@@ -60,6 +67,11 @@ export const to: DeepPartial<Catalogue> = {
   ...dashboardsTo,
   ...acquisitionTo,
   ...linksTo,
+  ...landingsTo,
   ...acqReportsTo,
   ...trackersTo,
+  ...audienceShareTo,
+  ...walletTo,
+  ...categoriesTo,
+  ...skudoTo,
 };

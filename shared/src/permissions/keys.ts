@@ -64,6 +64,16 @@ export const API_KEYS = {
   'api:events.edit': 'write',
   /** Scheduling reports (/main/reports): create, edit, delete, run now. */
   'api:reports.edit': 'write',
+  /** Changing the skudo marketplace (/products/skudo): providers, offers, tracking URLs, campaigns, partners, codes. */
+  'api:skudo.edit': 'write',
+  /** Integrations of an app (/manage/integrations): create, edit, connect (OAuth 2), test, disconnect, delete. */
+  'api:integrations.edit': 'write',
+  /** Categories of the account (/manage/categories): create, edit, delete. */
+  'api:categories.edit': 'write',
+  /** Landing pages (/manage/landings): create, edit, publish, unpublish, delete. */
+  'api:landings.edit': 'write',
+  /** Wallet (/products/wallet): pass designs, issuing, voiding and redeeming passes, the account's signing settings. */
+  'api:wallet.edit': 'write',
 } as const satisfies Record<string, Access>;
 
 type UiKeyOf<R extends keyof typeof UI_ACTIONS> = `ui:${R}.${(typeof UI_ACTIONS)[R][number]}`;

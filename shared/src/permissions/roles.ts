@@ -11,7 +11,7 @@
  *   delete, account users, roles, plan, account settings, admin screens).
  * - Client P. manager: a Manager that prepares but does not publish: no approve, launch, stop,
  *   play or pause.
- * - Agency: a Manager for campaigns and acquisition, without the account's plumbing (mail
+ * - Agency: a Manager for campaigns and acquisition, without the account's plumbing (integrations, mail
  *   providers, tags, import tasks, test-device deletion).
  * - Author: reads everything, creates drafts, edits/deletes/submits only what they created (owner
  *   variants), may only target test audiences and never publishes.
@@ -56,7 +56,7 @@ const PUBLISH: PermissionKey[] = [
 ];
 const PLUMBING: PermissionKey[] = [
   'ui:mailProviders.activate', 'ui:mailProviders.edit', 'ui:mailProviders.delete', 'ui:tags.edit',
-  'ui:importTask.create', 'ui:importTask.edit', 'ui:importTask.delete', 'ui:testDevices.delete',
+  'ui:importTask.create', 'ui:importTask.edit', 'ui:importTask.delete', 'ui:testDevices.delete', 'api:integrations.edit',
 ];
 const AUTHOR_WRITES: PermissionKey[] = [
   'ui:message.create', 'ui:message.draft', 'ui:message.test', 'ui:message.clone',

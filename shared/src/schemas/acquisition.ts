@@ -192,6 +192,8 @@ export const CampaignListQuery = z.object({
   owner: OwnershipFilter.default('all'),
   /** Only the campaigns of this account provider's sources (the provider view). */
   accountProviderId: z.string().uuid().optional(),
+  /** Only the campaigns with this category (schemas/categories.ts). */
+  categoryId: z.string().uuid().optional(),
   /** With both days: each campaign's figures over that range (app time zone). Without: no figures. */
   startDay: DateString.optional(),
   endDay: DateString.optional(),

@@ -14,6 +14,8 @@
  *   the form proposes 22 when secure is ticked.
  * - Secrets (ftpPassword, an object storage secret key) are write-only: answers say
  *   `hasPassword` / `hasSecret`, never the value.
+ * - An adobe import reads a segment's members from an experience-platform integration (adobeId)
+ *   through its export API (api-server features/integrations/adobeExport.ts).
  * - A performance-report import selects the people who had an impression (kpiType impacts) or a
  *   conversion after an interaction (kpiType conversions) with the filtered messages in the
  *   date range (days in the app's time zone).
@@ -39,8 +41,8 @@ export const IMPORT_LIMITS = {
   maxAttempts: 3,
 } as const;
 
-/** The import types this product runs (SPEC.md section 3; adobe, external and none have no import). */
-export const ImportTaskType = z.enum(['csv', 'csv_dynamic', 'https', 'ftp', 's3', 'performance_report', 'segment']);
+/** The import types this product runs (SPEC.md section 3; external and none have no import). */
+export const ImportTaskType = z.enum(['csv', 'csv_dynamic', 'https', 'ftp', 's3', 'performance_report', 'segment', 'adobe']);
 export type ImportTaskType = z.infer<typeof ImportTaskType>;
 
 /** SPEC.md section 4: audience or import states. */
@@ -109,6 +111,15 @@ export const ImportConfig = z.discriminatedUnion('type', [
   z.object({ type: z.literal('performance_report'), kpiType: KpiType, filters: PerformanceFilters.default({ channels: [], campaignIds: [], messageIds: [], journeyIds: [] }), dateRange: DateRange }),
   /** A segment of the app (segmentId), or conditions given here (config), materialised now. */
   z.object({ type: z.literal('segment'), segmentId: z.string().uuid().optional(), config: Segment.optional() }),
+  /**
+   * An experience-platform integration of the app (adobeId) and the platform's segment whose
+   * members are read through its export API (adobeSegmentId; decision: SPEC names only adobeId, and
+   * a platform holds many segments), matched by adobeIdType.
+   */
+  z.object({
+    type: z.literal('adobe'), adobeId: z.string().uuid(), adobeSegmentId: z.string().trim().min(1, 'Required').max(200).regex(/^[A-Za-z0-9_.:-]+$/, 'Letters, digits, _ . : and -'),
+    adobeIdType: AudienceIdType.default('customerId'),
+  }),
 ]);
 export type ImportConfig = z.infer<typeof ImportConfig>;
 
@@ -124,6 +135,7 @@ export const ImportSourceInput = z.discriminatedUnion('type', [
   ImportConfig.options[4],
   ImportConfig.options[5],
   ImportConfig.options[6],
+  ImportConfig.options[7],
 ]);
 export type ImportSourceInput = z.infer<typeof ImportSourceInput>;
 

@@ -13,6 +13,10 @@
  *   else IP and user agent), `bots` the flagged ones; all time.
  * - A provider user (a member of an account provider) sees the links of that provider's campaigns
  *   only, as the apptracker does.
+ * - A link may name a landing page of its app (`landingId`, issue 17): while that landing is
+ *   published it is the web fallback on every platform (over the link's and the campaign's web
+ *   addresses), reached with `gd_click` (and `gd_dl`); a draft or deleted landing leaves the
+ *   link's own web addresses in place. A landing counts as a destination.
  */
 import { z } from 'zod';
 import { AcqDestinations, ClickPlatform, DeepLink, LinkKind, TrackingParams } from '../acquisition/model.ts';
@@ -35,6 +39,8 @@ export const Link = z.object({
   /** The campaign's destinations, which the link's own override. */
   campaignDestinations: AcqDestinations,
   deepLink: z.string().nullable(),
+  /** A landing page of the app used as the web fallback on every platform (issue 17), or null. */
+  landingId: z.string().nullable(),
   active: z.boolean(),
   clicks: z.number().int(),
   uniqueClicks: z.number().int(),
@@ -54,6 +60,8 @@ export const LinkInput = z.object({
   params: TrackingParams.default({}),
   destinations: AcqDestinations.default({}),
   deepLink: DeepLink.nullable().optional(),
+  /** A landing page of the app as the web fallback (replaces the web addresses while it is published). */
+  landingId: z.preprocess((v) => (v === '' ? null : v), z.uuid().nullable()).optional(),
   active: z.boolean().default(true),
 });
 export type LinkInput = z.infer<typeof LinkInput>;

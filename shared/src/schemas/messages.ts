@@ -96,6 +96,8 @@ export const MessageListQuery = z.object({
   status: CommunicationStatus.optional(),
   origin: MessageOrigin.optional(),
   q: z.string().trim().max(200).optional(),
+  /** Only the messages with this category, or whose campaign has it (schemas/categories.ts). */
+  categoryId: Uuid.optional(),
 });
 export type MessageListQuery = z.infer<typeof MessageListQuery>;
 

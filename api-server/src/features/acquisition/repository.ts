@@ -8,6 +8,7 @@ import type {
   CampaignListQuery, Source, SourceInput,
 } from '@gd/shared/schemas/acquisition';
 import { single, type Queryable } from '../../db/pool.ts';
+import { categoryFilterSql } from '../categories/repository.ts';
 
 const iso = (d: Date) => d.toISOString();
 const num = (v: string | number) => Number(v);
@@ -57,6 +58,8 @@ export interface CampaignScopeFilter {
   scope: CampaignListQuery['scope'];
   ownerId?: string | undefined;
   accountProviderId?: string | undefined;
+  /** Only the campaigns with this category (categories/repository.ts). */
+  categoryId?: string | undefined;
   /** The app's today (YYYY-MM-DD), for scope `current`. */
   today: string;
 }
@@ -68,8 +71,9 @@ export async function listCampaigns(db: Queryable, appId: string, f: CampaignSco
         AND ($2::boolean IS FALSE OR (c.status <> 'archived' AND (c.end_day IS NULL OR c.end_day >= $3::date)))
         AND ($4::uuid IS NULL OR c.created_by = $4)
         AND ($5::uuid IS NULL OR s.account_provider_id = $5)
+        AND ${categoryFilterSql([['campaign', 'c.id']], 6)}
       ORDER BY lower(c.name)`,
-    [appId, f.scope === 'current', f.today, f.ownerId ?? null, f.accountProviderId ?? null],
+    [appId, f.scope === 'current', f.today, f.ownerId ?? null, f.accountProviderId ?? null, f.categoryId ?? null],
   );
   return rows.map(toCampaign);
 }

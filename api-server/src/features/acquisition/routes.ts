@@ -52,7 +52,7 @@ async function visibleCampaigns(db: Queryable, app: App, principal: Principal, s
   // Without the view key a user sees only the campaigns they created (owner variants).
   const mineOnly = q.owner === 'me' || !can(subject, 'ui:apptracker.view');
   return repo.listCampaigns(db, app.id, {
-    scope: q.scope, today: await todayIn(db, app.timezone), ownerId: mineOnly ? principal.user.id : undefined, accountProviderId,
+    scope: q.scope, today: await todayIn(db, app.timezone), ownerId: mineOnly ? principal.user.id : undefined, accountProviderId, categoryId: q.categoryId,
   });
 }
 

@@ -1,6 +1,7 @@
 /** SQL for apps and their test devices. */
 import type { App, AppOs, DeviceIdType, TestDevice } from '@gd/shared';
 import { single, statement, type Queryable } from '../../db/pool.ts';
+import { categoryFilterSql } from '../categories/repository.ts';
 
 interface AppRow {
   id: string; account_id: string; name: string; os: AppOs; bundle_id: string | null; timezone: string;
@@ -16,8 +17,11 @@ const toDevice = (r: DeviceRow): TestDevice => ({
   id: r.id, appId: r.app_id, name: r.name, idType: r.id_type, deviceId: r.device_id, createdAt: r.created_at.toISOString(), createdBy: r.created_by,
 });
 
-export async function listApps(db: Queryable, accountId: string): Promise<App[]> {
-  const { rows } = await db.query<AppRow>(statement('list_apps', 'SELECT * FROM apps WHERE account_id = $1 ORDER BY created_at, lower(name)', [accountId]));
+/** The account's apps; with `categoryId`, only those with that category (categories/repository.ts). */
+export async function listApps(db: Queryable, accountId: string, categoryId?: string): Promise<App[]> {
+  const { rows } = await db.query<AppRow>(categoryId === undefined
+    ? statement('list_apps', 'SELECT * FROM apps WHERE account_id = $1 ORDER BY created_at, lower(name)', [accountId])
+    : { text: `SELECT * FROM apps WHERE account_id = $1 AND ${categoryFilterSql([['app', 'apps.id']], 2)} ORDER BY created_at, lower(name)`, values: [accountId, categoryId] });
   return rows.map(toApp);
 }
 export async function findApp(db: Queryable, accountId: string, id: string): Promise<App | undefined> {

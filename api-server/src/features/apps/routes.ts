@@ -24,7 +24,7 @@ async function uniquely<T>(work: () => Promise<T>, onDuplicate: () => ReturnType
 
 export function appRoutes(router: Router, deps: Deps): void {
   const { db } = deps;
-  route(router, deps, 'listApps', async ({ principal }) => ok({ apps: await repo.listApps(db, principal.account.id) }));
+  route(router, deps, 'listApps', async ({ principal, query }) => ok({ apps: await repo.listApps(db, principal.account.id, query.categoryId) }));
 
   route(router, deps, 'createApp', async ({ principal, body }) => {
     const created = await uniquely(() => repo.insertApp(db, principal.account.id, principal.user.id, newAppKey(), body), nameTaken);

@@ -13,6 +13,7 @@ function hostsOf(source: ImportSourceInput): { path: string; host: string }[] {
     case 'ftp':
       return [{ path: 'source.ftpHost', host: source.ftpHost }];
     case 's3':
+    case 'adobe':
     case 'performance_report':
     case 'segment':
       return [];

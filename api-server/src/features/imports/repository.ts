@@ -99,6 +99,11 @@ export async function findIntegration(db: Queryable, appId: string, id: string):
   return (await db.query<IntegrationRow>(`SELECT * FROM integrations WHERE id = $1 AND app_id = $2 AND kind = 'object_storage' AND service = 's3'`, [id, appId])).rows[0];
 }
 
+/** An experience-platform integration of the app (the adobe import's source), or undefined. */
+export async function findExperiencePlatform(db: Queryable, appId: string, id: string): Promise<{ id: string } | undefined> {
+  return (await db.query<{ id: string }>(`SELECT id FROM integrations WHERE id = $1 AND app_id = $2 AND kind = 'experience_platform'`, [id, appId])).rows[0];
+}
+
 export async function insertIntegration(db: Queryable, i: { id: string; accountId: string; appId: string; name: string; config: IntegrationRow['config']; secret: Buffer; createdBy: string }): Promise<void> {
   await db.query(
     `INSERT INTO integrations (id, account_id, app_id, kind, service, auth, status, connected_at, name, config, secret, created_by) VALUES ($1, $2, $3, 'object_storage', 's3', 'keys', 'connected', now(), $4, $5, $6, $7)`,

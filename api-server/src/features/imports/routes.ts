@@ -64,6 +64,9 @@ export function importRoutes(router: Router, deps: Deps): void {
       case 's3':
         if (!(await repo.findIntegration(db, appId, source.s3IntegrationId))) issues.push({ path: 'source.s3IntegrationId', message: 'No such object storage integration in this app' });
         break;
+      case 'adobe':
+        if (!(await repo.findExperiencePlatform(db, appId, source.adobeId))) issues.push({ path: 'source.adobeId', message: 'No such experience-platform integration in this app' });
+        break;
       case 'segment':
         if (source.segmentId && !(await segments.findSegment(db, appId, source.segmentId))) issues.push({ path: 'source.segmentId', message: 'No such segment in this app' });
         if (!source.segmentId && !source.config) issues.push({ path: 'source.segmentId', message: 'Choose a segment' });

@@ -30,6 +30,7 @@ import * as repo from './repository.ts';
 import { clearRows, matchedRowsSql, stageRows } from './resolve.ts';
 import { openSecrets } from './secretBox.ts';
 import { publicOnly, type NetPolicy } from '../../net/index.ts';
+import { adobeSegmentSource } from '../integrations/adobeExport.ts';
 import { ftpSource, heeded, httpSource, s3Source, urlSource, type FileLimits, type NetOptions, type SourceStream } from './sources.ts';
 
 export interface ImportRunDeps {
@@ -64,6 +65,7 @@ const idTypeOf = (c: ImportConfig): AudienceIdType => {
     case 'https': return c.httpsIdType;
     case 'ftp': return c.ftpIdType;
     case 's3': return c.s3IdType;
+    case 'adobe': return c.adobeIdType;
     case 'performance_report':
     case 'segment': return '{product}Id';
     default: {
@@ -111,6 +113,11 @@ async function openSource(run: Run): Promise<SourceStream> {
       const c = integration.config;
       return s3Source({ endpoint: c.endpoint ?? '', region: c.region ?? '', bucket: c.bucket ?? '', accessKeyId: c.accessKeyId ?? '', secretAccessKey: secrets.secretAccessKey, key: config.s3FileRoute }, net);
     }
+    case 'adobe':
+      // The segment's members through the experience-platform integration (integrations/adobeExport.ts).
+      return adobeSegmentSource({ db: deps.db, log: deps.log, secret: deps.secret, net: net.policy }, {
+        appId: task.app_id, integrationId: config.adobeId, segmentId: config.adobeSegmentId, net: net.policy, signal: run.ctx.signal,
+      });
     case 'performance_report':
     case 'segment':
       throw new Error(`${config.type} imports have no file`);

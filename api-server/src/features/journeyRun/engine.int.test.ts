@@ -122,9 +122,10 @@ describe('every step type', () => {
     expect(when('w') - when('s')).toBe(DAY);
     expect(when('wi') - when('w')).toBe(3 * DAY);
     expect(when('end') - when('wi')).toBe(7 * DAY);
-    // Postback to an integration: recorded failed until integrations exist (issue 17). Tags: +3 each.
+    // Postback to an integration the step names by an id of no integration: recorded failed with
+    // the reason (integrationPostback.int.test.ts sends through a real one). Tags: +3 each.
     const postbacks = await w.db.query<{ status: string; error: string }>(`SELECT status, error FROM journey_postbacks WHERE journey_id = $1`, [journeyId]);
-    expect(postbacks.rows).toEqual([0, 1, 2].map(() => ({ status: 'failed', error: 'integration_not_configured' })));
+    expect(postbacks.rows).toEqual([0, 1, 2].map(() => ({ status: 'failed', error: 'integration_not_found: the step names no integration' })));
     const tags = await w.db.query<{ v: string }>(`SELECT value_number::text AS v FROM person_tags WHERE tag_id = $1`, [tagId]);
     expect(tags.rows.map((r) => Number(r.v))).toEqual([3, 3, 3]);
     // Counts: every step reached by the three.

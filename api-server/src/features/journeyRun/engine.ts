@@ -28,7 +28,11 @@ import { stopSweep } from './lifecycle.ts';
 import { runPostbacks } from './postbacks.ts';
 import { transitionBatch, type EngineContext } from './transition.ts';
 
-export interface JourneyEngineDeps { db: Db; log: Logger; netPolicy?: NetPolicy | undefined }
+export interface JourneyEngineDeps {
+  db: Db; log: Logger; netPolicy?: NetPolicy | undefined;
+  /** The server secret integrations' credentials are sealed with (integration postbacks). */
+  secret?: string | undefined;
+}
 
 export interface JourneyEngineOptions {
   now?: () => Date;
@@ -54,11 +58,13 @@ export class JourneyWorker {
   readonly ctx: EngineContext;
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly netPolicy: NetPolicy | undefined;
+  private readonly secret: string | undefined;
   private readonly batchSize: number;
 
   constructor(deps: JourneyEngineDeps, opts: JourneyEngineOptions = {}) {
     this.ctx = { db: deps.db, log: deps.log, now: opts.now ?? (() => new Date()), versions: processVersions, segments: new SegmentCache(), appIds: opts.appIds ?? null };
     this.netPolicy = deps.netPolicy;
+    this.secret = deps.secret;
     this.batchSize = opts.batchSize ?? 1000;
   }
 
@@ -72,7 +78,7 @@ export class JourneyWorker {
   }
 
   postbacks(): Promise<number> {
-    return runPostbacks({ ...this.ctx, netPolicy: this.netPolicy }, this.workerId);
+    return runPostbacks({ ...this.ctx, netPolicy: this.netPolicy, secret: this.secret }, this.workerId);
   }
 
   audiences(): Promise<number> {

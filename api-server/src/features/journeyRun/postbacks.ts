@@ -15,8 +15,16 @@
  * - Result: 2xx `ok`; a connection failure, timeout, 408, 429 or 5xx is retried with backoff
  *   (10 s, 30 s, 90 s, 270 s: MAX_ATTEMPTS 5 in all) then `failed`; any other status `failed` at
  *   once. Status code and error are recorded on the row (the person's trace shows them).
- * - Integration targets (an experience platform) are recorded `failed` with
- *   `integration_not_configured` without a call: integrations arrive with issue 17.
+ * - Integration targets (an experience-platform integration of the app, step.integrationId) go
+ *   through the integration (features/integrations/access.ts: its Authorization header, the token
+ *   refreshed when about to expire): `POST {baseUrl}/data/core/ups/postbacks` with JSON
+ *   `{"header": {"imsOrgId", "techId", "journeyId", "messageId": <uuidV4>, "timestamp": <isoDate>},
+ *   "body": {<param>: <value>, ...}}` (the body entries, static values with their {{templates}}
+ *   filled or dynamic person values; a JSON text body is sent as the `body` object), with
+ *   `x-api-key`, `x-gw-ims-org-id` and the same Idempotency-Key. An integration that does not
+ *   exist in the journey's app, or is not an experience platform, fails at once
+ *   (`integration_not_found`); one that cannot be used now (not connected, a refused refresh) is
+ *   retried like a 5xx (`integration_error: <reason>`); a 401/403 sets the integration in error.
  * - Request (buildPostbackRequest): method default POST. A param/value list body is sent form-encoded
  *   (`application/x-www-form-urlencoded`), or as the query string for GET and DELETE; a JSON text
  *   body is sent as `application/json` with its {{templates}} filled (customerId, campaignId,
@@ -29,9 +37,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isPostbackTemplate, fillPostbackTemplate, type JourneyStep, type PostbackTemplate } from '@gd/shared';
+import { ErrorCode, isPostbackTemplate, fillPostbackTemplate, type JourneyStep, type PostbackTemplate } from '@gd/shared';
 import type { Db } from '../../db/pool.ts';
 import { NetError, guardedRequest, publicOnly, readBody, type NetPolicy } from '../../net/index.ts';
+import { isUuid } from '../../http/validate.ts';
+import { failCodeOf, integrationAccess, markIntegrationError } from '../integrations/access.ts';
+import { baseUrlOf, serviceHeaders } from '../integrations/connectionTest.ts';
 import { isValid, versionKey, type VersionCache } from './definitions.ts';
 
 export const MAX_ATTEMPTS = 5;
@@ -132,7 +143,68 @@ interface PostbackRow {
   campaign_type: string | null; attempts: number; created_at: Date;
 }
 
-export interface PostbackDeps { db: Db; log: Logger; now: () => Date; versions: VersionCache; netPolicy?: NetPolicy | undefined; appIds: readonly string[] | null }
+export interface PostbackDeps {
+  db: Db; log: Logger; now: () => Date; versions: VersionCache; netPolicy?: NetPolicy | undefined; appIds: readonly string[] | null;
+  /** The server secret integrations' credentials are sealed with (integration targets). */
+  secret?: string | undefined;
+}
+
+/** The body entries of an integration postback as one object (static values filled, dynamic ones the person's). */
+export function integrationPostbackBody(step: PostbackStep, c: PostbackContext): Record<string, unknown> {
+  const values = templateValues(c);
+  const fill = (s: string, escape: (v: string) => string) => fillPostbackTemplate(s, (p) => (isPostbackTemplate(p.name) ? escape(values[p.name]) : ''));
+  if (typeof step.postbackBody === 'string') {
+    if (!step.postbackBody.trim()) return {};
+    const parsed = JSON.parse(fill(step.postbackBody, (v) => JSON.stringify(v).slice(1, -1))) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+  }
+  const body: Record<string, unknown> = {};
+  for (const e of step.postbackBody) {
+    if (!e.param.trim()) continue;
+    body[e.param.trim()] = step.valueMode === 'dynamic' ? personValue(c.person, e.value) : fill(e.value, (v) => v);
+  }
+  return body;
+}
+
+async function callIntegration(deps: PostbackDeps, step: PostbackStep, appId: string, id: string, c: PostbackContext): Promise<Outcome> {
+  if (!step.integrationId || !isUuid(step.integrationId)) return { status: 'failed', code: null, error: 'integration_not_found: the step names no integration' };
+  const policy = deps.netPolicy ?? publicOnly();
+  const access = await integrationAccess({ db: deps.db, log: deps.log, secret: deps.secret, net: policy }, appId, step.integrationId);
+  if (!access.ok) {
+    if (access.code === ErrorCode.NOT_EXIST) return { status: 'failed', code: null, error: 'integration_not_found: no such integration in this app' };
+    return { status: 'retry', code: null, error: `integration_error: ${access.message}`.slice(0, 500) };
+  }
+  const a = access.value;
+  if (a.kind !== 'experience_platform') return { status: 'failed', code: null, error: 'integration_not_found: the integration is not an experience platform' };
+  let body: Record<string, unknown>;
+  try {
+    body = integrationPostbackBody(step, c);
+  } catch (error) {
+    return { status: 'failed', code: null, error: `invalid_request: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const payload = JSON.stringify({
+    header: { imsOrgId: a.config.imsOrgId ?? null, techId: a.config.techId ?? null, journeyId: c.journeyId, messageId: c.uuid, timestamp: c.at.toISOString() },
+    body,
+  });
+  try {
+    const res = await guardedRequest(`${baseUrlOf(a)}/data/core/ups/postbacks`, policy, {
+      method: 'POST', headers: { ...serviceHeaders(a), 'content-type': 'application/json', 'idempotency-key': `journey-postback-${id}` }, body: payload,
+      connectTimeoutMs: POSTBACK_TIMEOUT_MS, idleMs: POSTBACK_TIMEOUT_MS, totalMs: POSTBACK_TIMEOUT_MS, maxBytes: 64 * 1024,
+    });
+    await readBody(res).catch(() => undefined);
+    if (res.status >= 200 && res.status < 300) return { status: 'ok', code: res.status };
+    if (res.status === 401 || res.status === 403) {
+      await markIntegrationError(deps.db, a.id, failCodeOf(a.service), `The experience platform refused the credentials (HTTP ${res.status})`);
+      return { status: 'failed', code: res.status, error: `http_${res.status}` };
+    }
+    const transient = res.status === 408 || res.status === 429 || res.status >= 500;
+    return { status: transient ? 'retry' : 'failed', code: res.status, error: `http_${res.status}` };
+  } catch (error) {
+    if (error instanceof NetError && error.reason === 'refused_address') return { status: 'failed', code: null, error: `refused_address: ${error.message}` };
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: 'retry', code: null, error: `${error instanceof NetError ? error.reason : 'error'}: ${message}`.slice(0, 500) };
+  }
+}
 
 /** Calls one lease of due postbacks; answers how many were called. */
 export async function runPostbacks(deps: PostbackDeps, workerId: string, limit = 50): Promise<number> {
@@ -156,8 +228,12 @@ export async function runPostbacks(deps: PostbackDeps, workerId: string, limit =
       const step = isValid(v) ? v.steps.get(row.step_id) : undefined;
       let outcome: Outcome;
       if (step?.type !== 'actionPostback') outcome = { status: 'failed', code: null, error: 'step_gone' };
-      else if (step.target === 'integration') outcome = { status: 'failed', code: null, error: 'integration_not_configured' };
-      else {
+      else if (step.target === 'integration') {
+        outcome = await callIntegration(deps, step, row.app_id, row.id, {
+          person: people.get(`${row.app_id}:${row.person_id}`) ?? { customer_id: null, attributes: {} },
+          journeyId: row.journey_id, campaignId: row.campaign_id, campaignType: row.campaign_type, at: row.created_at, uuid: postbackUuid(row.id),
+        });
+      } else {
         try {
           const req = buildPostbackRequest(step, {
             person: people.get(`${row.app_id}:${row.person_id}`) ?? { customer_id: null, attributes: {} },

@@ -11,7 +11,8 @@
  *   query (the link's own parameters are defaults). Bots and prefetchers (HEAD, Purpose /
  *   Sec-Purpose prefetch, no user agent, isbot) are stored with `bot = true` and `bot_reason`.
  * - Where it goes: shared/src/acquisition/links.ts `clickTarget` (302, or for a powlink on a phone
- *   a small page that opens the app and falls back to the store). Unknown or inactive code: 404,
+ *   a small page that opens the app and falls back to the store). A link's published landing page
+ *   (issue 17, `withLandingFallback`) is its web fallback on every platform. Unknown or inactive code: 404,
  *   10026 (JSON when asked for, else a small page).
  * - `GET /l/:code/i` is the link's impression pixel (a network loads it where it shows the ad):
  *   a 1x1 transparent GIF, and one impression counted per request that is not a bot's
@@ -21,7 +22,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { ErrorCode } from '@gd/shared';
-import { clickTarget, clickValues, LINK_CODE_PATTERN, mergeDestinations, type ClickTarget } from '@gd/shared/acquisition/links';
+import { clickTarget, clickValues, LINK_CODE_PATTERN, mergeDestinations, withLandingFallback, type ClickTarget } from '@gd/shared/acquisition/links';
+import { landingUrl } from '@gd/shared/landings/model';
 import type { Deps } from '../../http/context.ts';
 import { botReason, ClickWriter, describeAgent } from './clicks.ts';
 import { countImpression, hostLink, type HostLink } from './repository.ts';
@@ -78,6 +80,11 @@ export function linkBaseUrl(deps: Deps): string {
   return base.replace(/\/+$/, '');
 }
 
+/** The public base of landing pages on the link host (issue 17): the link host's origin + /p. */
+export function landingBaseUrl(deps: Deps): string {
+  return `${new URL(linkBaseUrl(deps)).origin}/p`;
+}
+
 /** The host as Express middleware mounted at /l. */
 export function linkHost(deps: Deps) {
   const state = linkHostState(deps);
@@ -121,7 +128,9 @@ async function handleClick(deps: Deps, state: LinkHostState, req: Request, res: 
     params, referrer: referer, country: null, bot: reason !== null, botReason: reason,
   });
   const target = clickTarget({
-    kind: link.kind, platform: agent?.platform ?? 'desktop', destinations: mergeDestinations(link.destinations, link.campaignDestinations),
+    kind: link.kind, platform: agent?.platform ?? 'desktop',
+    // A published landing page is the web fallback on every platform (issue 17).
+    destinations: withLandingFallback(mergeDestinations(link.destinations, link.campaignDestinations), link.landing && landingUrl(landingBaseUrl(deps), link.landing.slug, link.landing.domain)),
     deepLink: link.deepLink, clickId: id,
   });
   answer(res, target, req.method === 'HEAD');

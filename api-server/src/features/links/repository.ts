@@ -9,14 +9,14 @@ import { statement, type Queryable } from '../../db/pool.ts';
 interface LinkRow {
   id: string; campaign_id: string; campaign_name: string; kind: LinkKind; name: string; code: string;
   params: TrackingParams; destinations: AcqDestinations; campaign_destinations: AcqDestinations; deep_link: string | null;
-  active: boolean; created_by: string | null; clicks: number; unique_clicks: number; bots: number; last_click_at: Date | null;
+  landing_id: string | null; active: boolean; created_by: string | null; clicks: number; unique_clicks: number; bots: number; last_click_at: Date | null;
   created_at: Date; updated_at: Date;
 }
 
 export const toLink = (r: LinkRow, baseUrl: string): Link => ({
   id: r.id, campaignId: r.campaign_id, campaignName: r.campaign_name, kind: r.kind, name: r.name, code: r.code,
   url: linkUrl(baseUrl, r.code, r.params), params: r.params, destinations: r.destinations,
-  campaignDestinations: r.campaign_destinations ?? {}, deepLink: r.deep_link, active: r.active,
+  campaignDestinations: r.campaign_destinations ?? {}, deepLink: r.deep_link, landingId: r.landing_id, active: r.active,
   clicks: r.clicks, uniqueClicks: r.unique_clicks, bots: r.bots, lastClickAt: r.last_click_at?.toISOString() ?? null,
   createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });
@@ -26,7 +26,7 @@ export const toLink = (r: LinkRow, baseUrl: string): Link => ({
  * Counted clicks only (bots apart).
  */
 const SELECT = `SELECT l.id, l.campaign_id, c.name AS campaign_name, l.kind, l.name, l.code, l.params, l.destinations,
-    c.destinations AS campaign_destinations, l.deep_link, l.active, l.created_by, l.created_at, l.updated_at,
+    c.destinations AS campaign_destinations, l.deep_link, l.landing_id, l.active, l.created_by, l.created_at, l.updated_at,
     coalesce(k.clicks, 0)::int AS clicks, coalesce(k.unique_clicks, 0)::int AS unique_clicks, coalesce(k.bots, 0)::int AS bots, k.last_click_at
   FROM acq_links l
   JOIN acq_campaigns c ON c.app_id = l.app_id AND c.id = l.campaign_id AND c.deleted_at IS NULL
@@ -81,9 +81,9 @@ export async function findCampaign(db: Queryable, scope: LinkScope, campaignId: 
 
 export async function insertLink(db: Queryable, appId: string, userId: string, input: LinkInput & { code: string }): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO acq_links (app_id, campaign_id, kind, name, code, params, destinations, deep_link, active, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-    [appId, input.campaignId, input.kind, input.name, input.code, JSON.stringify(input.params), JSON.stringify(input.destinations), input.deepLink ?? null, input.active, userId],
+    `INSERT INTO acq_links (app_id, campaign_id, kind, name, code, params, destinations, deep_link, active, created_by, landing_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+    [appId, input.campaignId, input.kind, input.name, input.code, JSON.stringify(input.params), JSON.stringify(input.destinations), input.deepLink ?? null, input.active, userId, input.landingId ?? null],
   );
   const id = rows[0]?.id;
   if (!id) throw new Error('inserted link has no id');
@@ -92,9 +92,9 @@ export async function insertLink(db: Queryable, appId: string, userId: string, i
 
 export async function updateLink(db: Queryable, appId: string, id: string, input: LinkUpdate): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE acq_links SET campaign_id = $3, name = $4, params = $5, destinations = $6, deep_link = $7, active = $8, updated_at = now()
+    `UPDATE acq_links SET campaign_id = $3, name = $4, params = $5, destinations = $6, deep_link = $7, active = $8, landing_id = $9, updated_at = now()
       WHERE app_id = $1 AND id = $2 AND deleted_at IS NULL`,
-    [appId, id, input.campaignId, input.name, JSON.stringify(input.params), JSON.stringify(input.destinations), input.deepLink ?? null, input.active],
+    [appId, id, input.campaignId, input.name, JSON.stringify(input.params), JSON.stringify(input.destinations), input.deepLink ?? null, input.active, input.landingId ?? null],
   );
   return (rowCount ?? 0) > 0;
 }
@@ -134,6 +134,8 @@ export async function latestClicks(db: Queryable, appId: string, linkId: string,
 export interface HostLink {
   id: string; appId: string; campaignId: string; sourceId: string; kind: LinkKind; params: TrackingParams;
   destinations: AcqDestinations; campaignDestinations: AcqDestinations; deepLink: string | null;
+  /** The link's landing page while it is published (issue 17): its web fallback on every platform. */
+  landing: { slug: string; domain: string | null } | null;
 }
 
 /**
@@ -145,17 +147,26 @@ export async function hostLink(db: Queryable, code: string): Promise<HostLink | 
   const { rows } = await db.query<{
     id: string; app_id: string; campaign_id: string; source_id: string; kind: LinkKind; params: TrackingParams;
     destinations: AcqDestinations; campaign_destinations: AcqDestinations; deep_link: string | null;
+    landing_slug: string | null; landing_domain: string | null;
   }>(statement('acq_host_link',
     `SELECT l.id, l.app_id, l.campaign_id, c.source_id, l.kind, l.params, l.destinations, c.destinations AS campaign_destinations,
-        coalesce(l.deep_link, c.deep_link) AS deep_link
+        coalesce(l.deep_link, c.deep_link) AS deep_link, p.slug AS landing_slug, p.domain AS landing_domain
        FROM acq_links l JOIN acq_campaigns c ON c.app_id = l.app_id AND c.id = l.campaign_id
+       LEFT JOIN landings p ON p.app_id = l.app_id AND p.id = l.landing_id AND p.status = 'published'
       WHERE l.code = $1 AND l.active AND l.deleted_at IS NULL AND c.deleted_at IS NULL AND c.status <> 'archived'`,
     [code]));
   const r = rows[0];
   return r && {
     id: r.id, appId: r.app_id, campaignId: r.campaign_id, sourceId: r.source_id, kind: r.kind, params: r.params ?? {},
     destinations: r.destinations ?? {}, campaignDestinations: r.campaign_destinations ?? {}, deepLink: r.deep_link,
+    landing: r.landing_slug ? { slug: r.landing_slug, domain: r.landing_domain } : null,
   };
+}
+
+/** Whether a landing page (issue 17) is the app's: a link may use it as its web fallback. */
+export async function landingOfApp(db: Queryable, appId: string, landingId: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM landings WHERE app_id = $1 AND id = $2', [appId, landingId]);
+  return (rowCount ?? 0) > 0;
 }
 
 /** The account provider a user is a member of, in the account, if any (provider_members). */

@@ -20,6 +20,7 @@ import * as repo from './repository.ts';
 const notFound = () => fail(ErrorCode.NOT_EXIST, 'Link not found');
 const noCampaign = () => fail(ErrorCode.NOT_EXIST, 'Campaign not found', [{ path: 'campaignId', message: 'not_found' }]);
 const codeTaken = () => fail(ErrorCode.NAME_DUPLICATED, 'That short code is already in use', [{ path: 'code', message: 'code_taken' }]);
+const noLanding = () => fail(ErrorCode.NOT_EXIST, 'Landing page not found', [{ path: 'landingId', message: 'landing_not_found' }]);
 const noDestination = () => fail(ErrorCode.MANDATORY, 'destinations: give a store or web address for at least one platform (here or on the campaign)', [{ path: 'destinations', message: 'no_destination' }]);
 
 const ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -50,11 +51,15 @@ export function linkRoutes(router: Router, deps: Deps): void {
     return link ? ok({ link: strip(link) }) : notFound();
   });
 
-  /** The body's campaign is a live one of the app (in scope) and the link goes somewhere. */
+  /**
+   * The body's campaign is a live one of the app (in scope), its landing (if any) a landing page of
+   * the app, and the link goes somewhere (a landing counts as a web fallback).
+   */
   const check = async (scope: repo.LinkScope, body: LinkInput | LinkUpdate) => {
     const campaign = await repo.findCampaign(db, scope, body.campaignId);
     if (!campaign) return noCampaign();
-    if (!hasDestination(mergeDestinations(body.destinations, campaign.destinations))) return noDestination();
+    if (body.landingId && !(await repo.landingOfApp(db, scope.appId, body.landingId))) return noLanding();
+    if (!body.landingId && !hasDestination(mergeDestinations(body.destinations, campaign.destinations))) return noDestination();
     return undefined;
   };
 

@@ -5,6 +5,7 @@ import type {
   MessageOrigin, MessageSummary, SubmissionDecision, SubmissionOutcome, SubmissionSummary,
 } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
+import { categoryFilterSql } from '../categories/repository.ts';
 
 /** The one row a statement returns (INSERT ... RETURNING, an aggregate). */
 function only<T>(rows: T[]): T {
@@ -78,6 +79,11 @@ export async function listMessages(db: Queryable, appId: string, q: MessageListQ
   if (q.status) add('m.status = ?', q.status);
   if (q.origin) add('m.origin = ?', q.origin);
   if (q.q) add('(m.name ILIKE ? OR c.name ILIKE ?)', `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  // A message matches a category when it, or its campaign, has it.
+  if (q.categoryId) {
+    values.push(q.categoryId);
+    where.push(categoryFilterSql([['message', 'm.id'], ['campaign', 'm.campaign_id']], values.length));
+  }
   return (await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE ${where.join(' AND ')} ORDER BY m.updated_at DESC, m.id LIMIT 500`, values)).rows;
 }
 

@@ -117,6 +117,12 @@ describe('install postbacks', () => {
       'network_id', 'provider_id', 'order_id', 'amount', 'random', 'unix_time', ...Array.from({ length: 25 }, (_, i) => `eat_sub${i + 1}`)];
     const template = `http://127.0.0.1:${port}/i?${every.map((m) => `${m}={${m}}`).join('&')}&unknown={nope}`;
     const w = await world({ install: template });
+    // app_cats: the app's categories (/manage/categories) by name, comma separated; a campaign's category is not the app's.
+    const category = async (name: string, entityTypes: string[]) =>
+      (await owner.ok<{ category: { id: string; name: string } }>('createCategory', { name: `${name} ${randomBytes(3).toString('hex')}`, colour: '#336699', entityTypes })).category;
+    const [shopping, games, promo] = [await category('Shopping', ['app']), await category('games', ['app', 'campaign']), await category('Promo', ['campaign'])];
+    await owner.ok('setCategoryAssignments', { entityType: 'app', entityId: w.appId, categoryIds: [shopping.id, games.id] }, { appId: w.appId });
+    await owner.ok('setCategoryAssignments', { entityType: 'campaign', entityId: w.campaignId, categoryIds: [promo.id] }, { appId: w.appId });
     const p = await person(w, { id: `dev-${randomUUID()}`, gaid: 'gaid-1', model: 'Pixel 8', country: 'FR' }, 'cust 7');
     const c = await click(w, { gaid: 'gaid-1', params: { tid: 'net-click-9', cid: 'net-camp-3', p1: 'one & two', p9: 'nine' } });
     const installAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 30_000);
@@ -129,7 +135,7 @@ describe('install postbacks', () => {
     const q = new URL(row!.url).searchParams;
     const got = Object.fromEntries(every.map((m) => [m, q.get(m)]));
     expect(got).toEqual({
-      exid: 'net-click-9', camid: 'net-camp-3', app_name: w.appName, app_cats: '', dp: 'myapp://promo/42', udid: 'gaid-1', ip: '127.0.0.1', device: 'Pixel 8',
+      exid: 'net-click-9', camid: 'net-camp-3', app_name: w.appName, app_cats: `${games.name},${shopping.name}`, dp: 'myapp://promo/42', udid: 'gaid-1', ip: '127.0.0.1', device: 'Pixel 8',
       country: 'FR', customer_id: 'cust 7', user_id: p.person_id, click_id: c.id, campaign_id: w.campaignId, network_id: w.sourceId, provider_id: w.providerId,
       order_id: '', amount: '', random: postbackRandom(`install:${id}`), unix_time: String(installAt.getTime() / 1000),
       ...Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`eat_sub${i + 1}`, i === 0 ? 'one & two' : i === 8 ? 'nine' : ''])),

@@ -4,6 +4,7 @@
  * trackers and the calls of a campaign. Every read and write is scoped by app (or account).
  */
 import type { Queryable } from '../../db/pool.ts';
+import { appCategoryNamesSql } from '../categories/repository.ts';
 import type { PostbackFacts } from './values.ts';
 
 /** The facts of an attribution: campaign, provider, person, device and click. */
@@ -22,6 +23,8 @@ export interface FactsRow {
   event_url: string | null;
   method: 'GET' | 'POST';
   app_name: string;
+  /** The app's category names, comma separated (the `app_cats` macro). */
+  app_cats: string;
   customer_id: string | null;
   person_ip: string | null;
   person_country: string | null;
@@ -46,7 +49,7 @@ const FACTS_COLUMNS = `
   coalesce(a.deep_link, c.deep_link) AS deep_link, p.id AS provider_id,
   coalesce(nullif(p.install_postback_url, ''), nullif(ad.install_postback_url, '')) AS install_url,
   coalesce(nullif(p.event_postback_url, ''), nullif(ad.event_postback_url, '')) AS event_url,
-  p.postback_method AS method, ap.name AS app_name, pe.customer_id, host(pe.ip) AS person_ip, pe.country AS person_country,
+  p.postback_method AS method, ap.name AS app_name, ${appCategoryNamesSql('a.app_id')} AS app_cats, pe.customer_id, host(pe.ip) AS person_ip, pe.country AS person_country,
   d.device_key, d.idfa, d.idfv, d.gaid, d.oaid, d.model,
   host(k.ip) AS click_ip, k.country AS click_country, k.device AS click_device, k.params AS click_params`;
 const FACTS_JOINS = `
@@ -61,7 +64,7 @@ const FACTS_JOINS = `
 
 export function factsOf(r: FactsRow, event?: { at: Date; properties: Record<string, unknown>; revenue: number | null }): PostbackFacts {
   return {
-    appName: r.app_name, personId: r.person_id, customerId: r.customer_id, personIp: r.person_ip, personCountry: r.person_country,
+    appName: r.app_name, appCategories: r.app_cats, personId: r.person_id, customerId: r.customer_id, personIp: r.person_ip, personCountry: r.person_country,
     deviceKey: r.device_key, idfa: r.idfa, idfv: r.idfv, gaid: r.gaid, oaid: r.oaid, model: r.model,
     clickId: r.click_id, clickIp: r.click_ip, clickCountry: r.click_country, clickDevice: r.click_device, clickParams: r.click_params,
     campaignId: r.campaign_id, sourceId: r.source_id, providerId: r.provider_id, deepLink: r.deep_link,

@@ -15,6 +15,8 @@ import { fillPostbackUrl, isPostbackMacro, type MacroValues } from '@gd/shared/a
 
 export interface PostbackFacts {
   appName: string;
+  /** The app's category names in alphabetical order, comma separated ('' for none; categories/repository.ts). */
+  appCategories: string;
   personId: string;
   customerId: string | null;
   personIp: string | null;
@@ -50,7 +52,7 @@ export function macroValues(f: PostbackFacts, key: string): MacroValues {
   const params = f.clickParams ?? {};
   const props = f.event?.properties ?? {};
   const values: MacroValues = {
-    exid: str(params.tid), camid: str(params.cid), app_name: f.appName, app_cats: '', dp: f.deepLink,
+    exid: str(params.tid), camid: str(params.cid), app_name: f.appName, app_cats: f.appCategories, dp: f.deepLink,
     udid: f.idfa ?? f.gaid ?? f.oaid ?? f.idfv ?? f.deviceKey,
     ip: f.personIp ?? f.clickIp, device: f.model ?? f.clickDevice, country: f.personCountry ?? f.clickCountry,
     customer_id: f.customerId, user_id: f.personId, click_id: f.clickId, campaign_id: f.campaignId, network_id: f.sourceId,

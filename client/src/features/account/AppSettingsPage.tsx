@@ -1,7 +1,7 @@
 /**
  * /user/app: the current app's settings (name, OS, time zone, bundle id), its `restricted`
- * permission list (permissions the app withholds from everyone who works in it) and its push
- * credentials (PushCredentialsCard.tsx).
+ * permission list (permissions the app withholds from everyone who works in it), its categories
+ * (saved as they are chosen, entities/category) and its push credentials (PushCredentialsCard.tsx).
  */
 import { useMemo, useState } from 'react';
 import { Alert, Card, MultiSelect, Stack, Text, Title } from '@mantine/core';
@@ -23,6 +23,7 @@ import { groupLabel, groupPermissions, permissionLabel } from '../../ui/permissi
 import { APP_FIELDS, AppFields, appBody, appValidator, appValues, type AppValues } from '../../entities/app/AppForm.tsx';
 import { AppScreen } from '../../shell/AppScreen.tsx';
 import { PushCredentialsCard } from './PushCredentialsCard.tsx';
+import { EntityCategories } from '../../entities/category/CategoryPicker.tsx';
 
 export default function AppSettingsPage() {
   const { t } = useT();
@@ -123,6 +124,15 @@ function AppSettings({ app }: { app: MetaApp }) {
         </Stack>
       </form>
       <Stack mt="lg">
+        <Card data-testid="app-categories">
+          <Title order={2} fz="lg">
+            {t('categories.settingsTitle')}
+          </Title>
+          <Text size="sm" c="dimmed" mt={4} mb="md" maw={760}>
+            {t('categories.settingsBody')}
+          </Text>
+          <EntityCategories appId={app.id} entityType="app" entityId={app.id} editable={editable} />
+        </Card>
         <PushCredentialsCard app={app} />
       </Stack>
     </>

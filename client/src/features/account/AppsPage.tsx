@@ -1,7 +1,10 @@
-/** /user/account/apps: the account's apps; create, edit, rotate the key, delete (ui:app.*). */
+/**
+ * /user/account/apps: the account's apps; create, edit, rotate the key, delete (ui:app.*), with
+ * their categories and a category filter (`?category=<id>`; categories are given in /user/app).
+ */
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Badge, Group, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import { IconApps, IconKey, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { App } from '@gd/shared/schemas/account';
 import { api } from '../../api/client.ts';
@@ -19,21 +22,37 @@ import { ListTable } from '../../ui/ListTable.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { notifySuccess } from '../../ui/notify.ts';
 import { AppDialog } from './AppDialog.tsx';
+import { CategoryFilter } from '../../entities/category/CategoryFilter.tsx';
+import { EntityCategoryBadges } from '../../entities/category/CategoryPicker.tsx';
+import { categoryParam, useAppCategories, useCategories } from '../../entities/category/categories.ts';
 
 type Dialog = { kind: 'new' } | { kind: 'edit' | 'delete' | 'rotate'; app: App } | null;
 
 export default function AppsPage() {
   const { t } = useT();
   const can = usePermissions('account');
-  const apps = useApiQuery('listApps');
+  const [params, setParams] = useSearchParams();
+  const categoryId = categoryParam(params.get('category'));
+  const apps = useApiQuery('listApps', categoryId ? { query: { categoryId } } : {});
+  const categories = useCategories('app');
+  const appCategories = useAppCategories();
   const currentAppId = useSession((s) => s.currentAppId);
   const reloadMeta = useSession((s) => s.reload);
-  const [params, setParams] = useSearchParams();
   const [dialog, setDialog] = useState<Dialog>(() => (params.get('new') === '1' && can('ui:app.new') ? { kind: 'new' } : null));
 
   const close = () => {
     setDialog(null);
-    if (params.has('new')) setParams({}, { replace: true });
+    if (params.has('new')) {
+      const next = new URLSearchParams(params);
+      next.delete('new');
+      setParams(next, { replace: true });
+    }
+  };
+  const setCategory = (id: string | undefined) => {
+    const next = new URLSearchParams(params);
+    if (id) next.set('category', id);
+    else next.delete('category');
+    setParams(next, { replace: true });
   };
   const changed = async () => {
     apps.refetch();
@@ -48,16 +67,22 @@ export default function AppsPage() {
   return (
     <>
       <PageHeader title={t('nav.apps')} description={t('apps.description')} actions={newButton} />
+      <Group mb="md" gap="sm" align="flex-end">
+        <CategoryFilter entityType="app" value={categoryId} onChange={setCategory} w={220} />
+      </Group>
       <DataState query={apps}>
         {({ apps: list }) =>
           <ListTable
             isEmpty={list.length === 0}
-            empty={<EmptyBlock icon={<IconApps size={28} />} title={t('apps.emptyTitle')} description={t('apps.emptyBody')} action={newButton} />}
+            empty={categoryId
+              ? <EmptyBlock icon={<IconApps size={28} />} title={t('categories.emptyFilteredTitle')} description={t('categories.emptyFilteredBody')} action={<Button variant="default" onClick={() => setCategory(undefined)}>{t('categories.clearFilter')}</Button>} />
+              : <EmptyBlock icon={<IconApps size={28} />} title={t('apps.emptyTitle')} description={t('apps.emptyBody')} action={newButton} />}
             label={t('nav.apps')}
-            minWidth={820}
+            minWidth={960}
             head={
               <>
                 <Table.Th>{t('fields.appName')}</Table.Th>
+                <Table.Th>{t('categories.column')}</Table.Th>
                 <Table.Th>{t('fields.osShort')}</Table.Th>
                 <Table.Th>{t('fields.bundleId')}</Table.Th>
                 <Table.Th>{t('fields.timezone')}</Table.Th>
@@ -81,6 +106,11 @@ export default function AppsPage() {
                       </Badge>
                     )}
                   </Group>
+                </Table.Td>
+                <Table.Td maw={260}>
+                  {appCategories.byEntity.get(app.id)?.length
+                    ? <EntityCategoryBadges all={categories.data?.categories} ids={appCategories.byEntity.get(app.id)} />
+                    : <Text size="sm" c="dimmed">—</Text>}
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">

@@ -2,7 +2,8 @@
  * /acquisition/apptracker: the campaigns of the current app with their source, provider, channel,
  * pricing, status and figures over the shell's date range; new / edit / clone / delete, the list as
  * CSV, the fraud export, the campaign scope (current/all) and ownership (me/all) filters of SPEC §2,
- * and the app's sources (a drawer). A campaign's name opens its page (details, postbacks).
+ * and the app's sources (a drawer). A campaign's name opens its page (details, postbacks). Each
+ * campaign shows its categories, chosen in its dialog; the category filter narrows the list.
  */
 import { useState } from 'react';
 import { Button, Group, SegmentedControl, Tooltip } from '@mantine/core';
@@ -29,6 +30,9 @@ import { CampaignDialog } from './CampaignDialog.tsx';
 import { CampaignDrawer } from './CampaignDrawer.tsx';
 import { CampaignTable } from './CampaignTable.tsx';
 import { SourcesDrawer } from './SourcesDrawer.tsx';
+import { CategoryFilter } from '../../entities/category/CategoryFilter.tsx';
+import { EntityCategoryBadges } from '../../entities/category/CategoryPicker.tsx';
+import { useCategories, useCategoryAssignments } from '../../entities/category/categories.ts';
 
 type Dialog = { kind: 'add' | 'sources' } | { kind: 'edit' | 'clone' | 'delete' | 'open'; campaign: Campaign } | null;
 
@@ -43,19 +47,23 @@ function Apptracker({ app }: { app: MetaApp }) {
   const range = useDateRange((s) => s.range);
   const [scope, setScope] = useState<'current' | 'all'>('current');
   const [owner, setOwner] = useState<'me' | 'all'>('all');
+  const [categoryId, setCategoryId] = useState<string | undefined>(undefined);
   const [dialog, setDialog] = useState<Dialog>(null);
   const canView = can({ or: ['ui:apptracker.view', 'ui:apptracker.edit:owner'] });
   const params = { appId: app.id };
-  const query = { scope, owner, startDay: range.startDay, endDay: range.endDay };
+  const query = { scope, owner, startDay: range.startDay, endDay: range.endDay, ...(categoryId ? { categoryId } : {}) };
   const campaigns = useApiQuery('campaigns', { params, query, scope: 'app', range: true, enabled: canView });
   const sources = useApiQuery('sources', { params, scope: 'app', enabled: canView });
   const channels = useApiQuery('channels', { params, scope: 'app', enabled: canView });
   const providers = useApiQuery('accountProviders', { enabled: can('route:/acquisition/providers') });
+  const categories = useCategories('campaign');
+  const assignments = useCategoryAssignments(app.id, 'campaign', canView);
   const fileUrl = (name: 'campaignsDownload' | 'fraudExport', q: Record<string, string>) => `${apiBaseUrl()}${fillPath(endpointRoutes[name].path, params)}?${rangeQuery(q)}`;
   const refetchAll = () => {
     campaigns.refetch();
     sources.refetch();
     channels.refetch();
+    assignments.refetch();
   };
   const noSources = sources.data?.sources.length === 0;
 
@@ -94,6 +102,7 @@ function Apptracker({ app }: { app: MetaApp }) {
         <Group gap="sm">
           <SegmentedControl aria-label={t('acquisition.scopeLabel')} value={scope} onChange={(v) => setScope(v)} data={[{ value: 'current', label: t('acquisition.scope.current') }, { value: 'all', label: t('acquisition.scope.all') }]} />
           <SegmentedControl aria-label={t('acquisition.ownerLabel')} value={owner} onChange={(v) => setOwner(v)} data={[{ value: 'all', label: t('acquisition.owner.all') }, { value: 'me', label: t('acquisition.owner.me') }]} />
+          <CategoryFilter entityType="campaign" value={categoryId} onChange={setCategoryId} w={180} hideLabel />
         </Group>
         <Group gap="xs">
           <Button component={Link} to="/acquisition/apptracker/channels" variant="subtle" size="sm" leftSection={<IconLayersLinked size={16} />}>
@@ -126,7 +135,10 @@ function Apptracker({ app }: { app: MetaApp }) {
             campaigns={list}
             figures={figures}
             onOpen={(campaign) => setDialog({ kind: 'open', campaign })}
-            empty={<EmptyBlock icon={<IconSpeakerphone size={28} />} title={t('acquisition.apptracker.emptyTitle')} description={noSources ? t('acquisition.apptracker.emptySources') : t('acquisition.apptracker.emptyBody')} action={noSources ? undefined : addButton} />}
+            categories={(c) => <EntityCategoryBadges all={categories.data?.categories} ids={assignments.byEntity.get(c.id)} />}
+            empty={categoryId
+              ? <EmptyBlock icon={<IconSpeakerphone size={28} />} title={t('categories.emptyFilteredTitle')} description={t('categories.emptyFilteredBody')} action={<Button variant="default" onClick={() => setCategoryId(undefined)}>{t('categories.clearFilter')}</Button>} />
+              : <EmptyBlock icon={<IconSpeakerphone size={28} />} title={t('acquisition.apptracker.emptyTitle')} description={noSources ? t('acquisition.apptracker.emptySources') : t('acquisition.apptracker.emptyBody')} action={noSources ? undefined : addButton} />}
             actions={(c) => (
               <EditDeleteIcons
                 before={
@@ -145,6 +157,7 @@ function Apptracker({ app }: { app: MetaApp }) {
         <CampaignDialog
           appId={app.id}
           campaign={dialog.kind === 'edit' ? dialog.campaign : undefined}
+          categoryIds={dialog.kind === 'edit' ? assignments.byEntity.get(dialog.campaign.id) ?? [] : []}
           sources={sources.data?.sources ?? []}
           channels={channels.data?.channels ?? []}
           onClose={() => setDialog(null)}

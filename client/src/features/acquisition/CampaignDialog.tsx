@@ -1,7 +1,8 @@
 /**
  * Create or edit a campaign: name, source (with its provider), channel, pricing model and cost,
- * dates, status, and where its clicks go (deep link, stores, web fallback). Checked with the shared
- * `CampaignInput` before the call; the API's refusals land on their fields.
+ * dates, status, where its clicks go (deep link, stores, web fallback) and its categories (saved
+ * right after the campaign: a refusal of those is shown once the campaign is saved). Checked with
+ * the shared `CampaignInput` before the call; the API's refusals land on their fields.
  */
 import { useState } from 'react';
 import { Divider, Group, NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
@@ -13,11 +14,16 @@ import { ApiError } from '../../api/errors.ts';
 import { useT } from '../../i18n/useT.ts';
 import { FormModal } from '../../ui/FormModal.tsx';
 import { schemaValidator, splitFailure } from '../../ui/forms.ts';
+import { notifyError } from '../../ui/notify.ts';
+import { CategoryPicker } from '../../entities/category/CategoryPicker.tsx';
+import { saveCategories, sameIds } from '../../entities/category/categories.ts';
 import { CAMPAIGN_FIELDS, campaignBody, campaignFormValues, formField, type CampaignFormValues } from './campaignForm.ts';
 
-export function CampaignDialog({ appId, campaign, sources, channels, onClose, onSaved }: {
+export function CampaignDialog({ appId, campaign, categoryIds = [], sources, channels, onClose, onSaved }: {
   appId: string;
   campaign?: Campaign | undefined;
+  /** The campaign's categories now. */
+  categoryIds?: readonly string[];
   sources: Source[];
   channels: Channel[];
   onClose: () => void;
@@ -25,6 +31,7 @@ export function CampaignDialog({ appId, campaign, sources, channels, onClose, on
 }) {
   const { t } = useT();
   const [failure, setFailure] = useState<unknown>(null);
+  const [categories, setCategories] = useState<string[]>([...categoryIds]);
   const validateBody = schemaValidator<CampaignFormValues>(CampaignInput, t, {}, (v) => campaignBody(v, campaign?.destinations));
   const form = useForm<CampaignFormValues>({
     initialValues: campaignFormValues(campaign, { sourceId: sources[0]?.id ?? '' }),
@@ -37,6 +44,9 @@ export function CampaignDialog({ appId, campaign, sources, channels, onClose, on
       const answer = campaign
         ? await api.call('updateCampaign', { params: { appId, campaignId: campaign.id }, body })
         : await api.call('createCampaign', { params: { appId }, body });
+      if (!sameIds(categories, categoryIds)) {
+        await saveCategories(appId, 'campaign', answer.campaign.id, categories).catch((error: unknown) => notifyError(t, error));
+      }
       onSaved(answer.campaign);
     } catch (error) {
       const mapped = error instanceof ApiError ? new ApiError(error.code, error.message, error.details.map((d) => ({ ...d, path: formField(d.path) })), error.httpStatus) : error;
@@ -57,6 +67,7 @@ export function CampaignDialog({ appId, campaign, sources, channels, onClose, on
       onClose={onClose}
     >
       <TextInput label={t('acquisition.apptracker.fields.name')} placeholder={t('acquisition.apptracker.placeholders.name')} required data-autofocus {...form.getInputProps('name')} />
+      <CategoryPicker entityType="campaign" value={categories} onChange={setCategories} testId="campaign-categories" />
       <SimpleGrid cols={2} spacing="sm">
         <Select
           label={t('acquisition.apptracker.fields.source')}

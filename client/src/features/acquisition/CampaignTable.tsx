@@ -4,7 +4,7 @@
  * Shared by the apptracker and the provider view; `actions` renders a row's actions (or none).
  */
 import type { ReactNode } from 'react';
-import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Group, Stack, Table, Text } from '@mantine/core';
 import { IconSpeakerphone } from '@tabler/icons-react';
 import type { CampaignFigures } from '@gd/shared/acquisition/metrics';
 import type { Campaign } from '@gd/shared/schemas/acquisition';
@@ -25,12 +25,14 @@ export function useCostText() {
   };
 }
 
-export function CampaignTable({ campaigns, figures, onOpen, actions, empty }: {
+export function CampaignTable({ campaigns, figures, onOpen, actions, empty, categories }: {
   campaigns: Campaign[];
   figures: Record<string, CampaignFigures>;
   onOpen: (c: Campaign) => void;
   actions?: ((c: Campaign) => ReactNode) | undefined;
   empty?: ReactNode;
+  /** A campaign's categories (badges), under its status and channel. */
+  categories?: ((c: Campaign) => ReactNode) | undefined;
 }) {
   const { t, lang } = useT();
   const locale = localeFor(lang);
@@ -69,6 +71,7 @@ export function CampaignTable({ campaigns, figures, onOpen, actions, empty }: {
                 <Badge size="xs" variant="light" color={STATUS_COLOR[c.status]} tt="none" style={{ flexShrink: 0 }}>{t(`acquisition.status.${c.status}`)}</Badge>
                 <Text size="xs" c="dimmed" truncate="end">{c.channelName ?? t('acquisition.apptracker.noChannel')}</Text>
               </Group>
+              {categories && <Box mt={4}>{categories(c)}</Box>}
             </Table.Td>
             <Table.Td>
               <Stack gap={0}>

@@ -30,5 +30,5 @@ export const anyBlock = (blocks: HomeBlocks): boolean => blocks.figures || block
 
 /** Built screens the person may open, in navigation order (no sign-in or platform admin screens). */
 export function shortcuts(canOpen: (route: RouteDef, key: PermissionExpr) => boolean, limit = 8): RouteDef[] {
-  return ROUTES.filter((r) => r.ready && r.nav !== false && r.area !== 'auth' && r.area !== 'admin' && canOpen(r, routeKey(r.path))).slice(0, limit);
+  return ROUTES.filter((r) => r.nav !== false && r.area !== 'auth' && r.area !== 'admin' && canOpen(r, routeKey(r.path))).slice(0, limit);
 }

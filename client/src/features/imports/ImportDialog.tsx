@@ -58,6 +58,7 @@ export function ImportDialog({ appId, task, audiences, onClose, onSaved }: Impor
   const type = form.values.source.type;
   const integrations = useApiQuery('listStorageIntegrations', { params: { appId }, scope: 'app', enabled: type === 's3' });
   const segments = useApiQuery('listSegments', { params: { appId }, scope: 'app', enabled: type === 'segment' && can('ui:audience.view') });
+  const platforms = useApiQuery('integrations', { params: { appId }, query: { kind: 'experience_platform' }, scope: 'app', enabled: type === 'adobe' && can('route:/manage/integrations') });
   const storage = useMemo(() => [...(integrations.data?.integrations ?? []), ...addedStorage.filter((a) => !integrations.data?.integrations.some((i) => i.id === a.id))], [integrations.data, addedStorage]);
   // Import into audiences that are not computed from a segment (a segment import may refill any).
   const targets = audiences.filter((a) => a.status !== 'inactive' && (type === 'segment' || a.sourceType !== 'segment'));
@@ -143,6 +144,7 @@ export function ImportDialog({ appId, task, audiences, onClose, onSaved }: Impor
             integrations={storage}
             onAddStorage={() => setStorageOpen(true)}
             segments={segments.data?.segments ?? []}
+            experiencePlatforms={platforms.data?.integrations ?? []}
           />
           {uploading !== null && (
             <Stack gap={4}>

@@ -25,6 +25,8 @@ export interface SourceFieldsProps {
   integrations: readonly S3Integration[];
   onAddStorage: () => void;
   segments: readonly SegmentSummary[];
+  /** The app's experience-platform integrations (the adobe type's source). */
+  experiencePlatforms: readonly { id: string; name: string }[];
 }
 
 export function SourceFields(props: SourceFieldsProps) {
@@ -67,6 +69,21 @@ export function SourceFields(props: SourceFieldsProps) {
           data={props.segments.map((s) => ({ value: s.id, label: s.name }))}
           {...form.getInputProps('source.segmentId')}
         />
+      );
+    case 'adobe':
+      return (
+        <Stack gap="sm">
+          <Select
+            label={t('imports.fields.adobeId')}
+            required
+            placeholder={props.experiencePlatforms.length === 0 ? t('imports.noAdobe') : undefined}
+            description={props.experiencePlatforms.length === 0 ? t('imports.noAdobe') : undefined}
+            data={props.experiencePlatforms.map((i) => ({ value: i.id, label: i.name }))}
+            {...form.getInputProps('source.adobeId')}
+          />
+          <TextInput label={t('imports.fields.adobeSegmentId')} description={t('imports.adobeSegmentHint')} required classNames={{ input: 'gd-mono' }} {...form.getInputProps('source.adobeSegmentId')} />
+          {idType}
+        </Stack>
       );
     default: {
       const never: never = type;

@@ -28,6 +28,9 @@ export interface SourceValues {
   campaignIds: string;
   messageIds: string;
   segmentId: string;
+  /** adobe: the experience-platform integration and the platform's segment. */
+  adobeId: string;
+  adobeSegmentId: string;
 }
 
 export interface FormValues {
@@ -44,7 +47,7 @@ export function emptyValues(today: string, weekAgo: string): FormValues {
     source: {
       type: 'csv', idType: 'customerId', csvFileURL: '', httpsFileUrl: '', ftpHost: '', ftpPort: 21, ftpUsername: '', ftpPassword: '',
       ftpFileRoute: '', isSecureFtp: false, s3IntegrationId: '', s3FileRoute: '', kpiType: 'impacts', startDay: weekAgo, endDay: today,
-      channels: [], campaignIds: '', messageIds: '', segmentId: '',
+      channels: [], campaignIds: '', messageIds: '', segmentId: '', adobeId: '', adobeSegmentId: '',
     },
   };
 }
@@ -78,6 +81,9 @@ export function valuesOf(task: ImportTask, today: string, weekAgo: string): Form
       break;
     case 'segment':
       Object.assign(s, { segmentId: c.segmentId ?? '' });
+      break;
+    case 'adobe':
+      Object.assign(s, { adobeId: c.adobeId, adobeSegmentId: c.adobeSegmentId, idType: c.adobeIdType });
       break;
     default: {
       const never: never = c;
@@ -113,6 +119,8 @@ export function sourceOf(v: SourceValues): ImportSourceInput {
       };
     case 'segment':
       return { type: 'segment', segmentId: opt(v.segmentId) };
+    case 'adobe':
+      return { type: 'adobe', adobeId: v.adobeId, adobeSegmentId: v.adobeSegmentId.trim(), adobeIdType: v.idType };
     default: {
       const never: never = v.type;
       throw new Error(`unknown import type ${String(never)}`);
@@ -136,8 +144,9 @@ export const FORM_FIELDS = [
   'name', 'audienceId', 'source.type', 'source.idType', 'source.csvFileURL', 'source.httpsFileUrl', 'source.ftpHost', 'source.ftpPort',
   'source.ftpUsername', 'source.ftpPassword', 'source.ftpFileRoute', 'source.s3IntegrationId', 'source.s3FileRoute', 'source.kpiType',
   'source.startDay', 'source.endDay', 'source.channels', 'source.campaignIds', 'source.messageIds', 'source.segmentId',
+  'source.adobeId', 'source.adobeSegmentId',
 ] as const;
 
 /** The id types a source type asks for (csv holds customer ids; reports and segments none). */
-export const asksIdType = (type: ImportTaskType) => type === 'csv_dynamic' || type === 'https' || type === 'ftp' || type === 's3';
+export const asksIdType = (type: ImportTaskType) => type === 'csv_dynamic' || type === 'https' || type === 'ftp' || type === 's3' || type === 'adobe';
 export const takesFile = (type: ImportTaskType) => type === 'csv' || type === 'csv_dynamic';

@@ -9,6 +9,7 @@ import { TRACKING_LINK_PARAMS } from '@gd/shared/acquisition/model';
 import type { Link } from '@gd/shared/schemas/links';
 import { api } from '../../api/client.ts';
 import { CampaignSelect } from '../../entities/campaign/CampaignSelect.tsx';
+import { LandingSelect } from '../../entities/landing/LandingSelect.tsx';
 import { useT } from '../../i18n/useT.ts';
 import { FormError } from '../../ui/FormError.tsx';
 import { linkFailure, linkFormValues, linkInput, validateLink, type LinkFormValues } from './linkForm.ts';
@@ -26,7 +27,7 @@ export function LinkDialog({ appId, kind, link, onClose, onSaved }: { appId: str
     const body = linkInput(values, kind, creating);
     try {
       const saved = link
-        ? await api.call('updateLink', { params: { appId, linkId: link.id }, body: { campaignId: body.campaignId, name: body.name, params: body.params, destinations: body.destinations, deepLink: body.deepLink, active: body.active } })
+        ? await api.call('updateLink', { params: { appId, linkId: link.id }, body: { campaignId: body.campaignId, name: body.name, params: body.params, destinations: body.destinations, deepLink: body.deepLink, landingId: body.landingId, active: body.active } })
         : await api.call('createLink', { params: { appId }, body });
       onSaved(saved.link);
     } catch (error) {
@@ -78,6 +79,9 @@ export function LinkDialog({ appId, kind, link, onClose, onSaved }: { appId: str
           ))}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <TextInput label={`${t('links.platform.desktop')} · ${t('links.web')}`} placeholder={inherited(campaignDestinations.desktop?.web) ?? 'https://…'} {...form.getInputProps('desktopWeb')} />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <LandingSelect appId={appId} value={form.values.landingId} onChange={(v) => form.setFieldValue('landingId', v)} error={form.errors.landingId as string | undefined} />
           </SimpleGrid>
 
           <Accordion variant="contained" defaultValue={creating ? null : 'params'}>

@@ -117,6 +117,7 @@ export function LinkList({ app, kind }: { app: MetaApp; kind: Link['kind'] }) {
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
                       {platforms(link).map((p) => <Badge key={p} size="sm" variant="light" color={p === 'ios' ? 'gray' : p === 'android' ? 'teal' : 'indigo'} tt="none" style={WHOLE}>{t(`links.platformShort.${p}`)}</Badge>)}
+                      {link.landingId && <Badge size="sm" variant="light" color="grape" tt="none" style={WHOLE} data-testid="link-landing">{t('landings.fallback.badge')}</Badge>}
                     </Group>
                   </Table.Td>
                   <Table.Td ta="right">

@@ -15,8 +15,9 @@ describe('the link dialog', () => {
     values.desktopWeb = 'https://shop.example.com';
     expect(linkInput(values, 'powlink', true)).toEqual({
       campaignId: CAMPAIGN, kind: 'powlink', name: ' Spring ', code: 'spring-1', params: { sid: 'net' },
-      destinations: { ios: { store: 'https://apps.apple.com/app/id1' }, desktop: { web: 'https://shop.example.com' } }, deepLink: 'shop://home', active: true,
+      destinations: { ios: { store: 'https://apps.apple.com/app/id1' }, desktop: { web: 'https://shop.example.com' } }, deepLink: 'shop://home', landingId: null, active: true,
     });
+    expect(linkInput({ ...values, landingId: CAMPAIGN }, 'powlink', false).landingId).toBe(CAMPAIGN);
     expect(linkInput(values, 'powlink', false)).not.toHaveProperty('code');
   });
 
@@ -37,5 +38,7 @@ describe('the link dialog', () => {
     expect(linkFailure(nowhere, t).fieldErrors).toEqual({ destinations: 'links.issues.no_destination' });
     const bad = new ApiError(ErrorCode.MANDATORY, 'bad', [{ path: 'destinations.ios.web', message: 'Expected an http(s) address' }]);
     expect(linkFailure(bad, t).fieldErrors).toEqual({ 'ios.web': 'Expected an http(s) address' });
+    const landing = new ApiError(ErrorCode.NOT_EXIST, 'Landing page not found', [{ path: 'landingId', message: 'landing_not_found' }]);
+    expect(linkFailure(landing, t).fieldErrors).toEqual({ landingId: 'landings.issues.not_found' });
   });
 });

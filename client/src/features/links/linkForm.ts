@@ -17,6 +17,8 @@ export interface LinkFormValues {
   code: string;
   active: boolean;
   deepLink: string;
+  /** A landing page as the web fallback (issue 17), or null. */
+  landingId: string | null;
   params: Record<TrackingLinkParam, string>;
   ios: PlatformValues;
   android: PlatformValues;
@@ -34,6 +36,7 @@ export function linkFormValues(link?: Link): LinkFormValues {
     code: link?.code ?? '',
     active: link?.active ?? true,
     deepLink: link?.deepLink ?? '',
+    landingId: link?.landingId ?? null,
     params: { ...emptyParams(), ...link?.params },
     ios: platform('ios'),
     android: platform('android'),
@@ -61,6 +64,7 @@ export function linkInput(values: LinkFormValues, kind: Link['kind'], creating: 
     params,
     destinations,
     deepLink: filled(values.deepLink) ? values.deepLink.trim() : null,
+    landingId: values.landingId,
     active: values.active,
   };
 }
@@ -76,6 +80,7 @@ const ISSUES: Record<string, TKey> = {
   no_destination: 'links.issues.no_destination',
   code_taken: 'links.issues.code_taken',
   not_found: 'links.issues.not_found',
+  landing_not_found: 'landings.issues.not_found',
 };
 
 export function validateLink(values: LinkFormValues, kind: Link['kind'], creating: boolean, t: TFunction): Record<string, string> {
@@ -90,7 +95,7 @@ export function validateLink(values: LinkFormValues, kind: Link['kind'], creatin
   return errors;
 }
 
-const FIELDS = ['campaignId', 'name', 'code', 'deepLink', 'destinations', 'ios.store', 'ios.deepLink', 'ios.web', 'android.store', 'android.deepLink', 'android.web', 'desktopWeb',
+const FIELDS = ['campaignId', 'name', 'code', 'deepLink', 'landingId', 'destinations', 'ios.store', 'ios.deepLink', 'ios.web', 'android.store', 'android.deepLink', 'android.web', 'desktopWeb',
   ...TRACKING_LINK_PARAMS.map((p) => `params.${p}`)];
 
 /** A refused save as field errors (on the form's paths) and a form error. */

@@ -1,7 +1,9 @@
 /**
  * The messages of the current app: owner (mine/anyone; "anyone" by default for roles holding
- * `ui:messaging.showAll`), scope (current/all with finished), type, status and origin filters and a
- * search, all kept in the address so a link shows the same list; and "New message".
+ * `ui:messaging.showAll`), scope (current/all with finished), type, status, origin and category
+ * filters (a message matches a category it or its campaign has) and a search, all kept in the
+ * address so a link shows the same list; and "New message". Rows show the message's categories
+ * and its campaign's.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -27,6 +29,9 @@ import { EmptyBlock, ErrorBlock, NoViewBlock } from '../../ui/States.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { MessageStatusBadge } from '../../entities/message/MessageStatus.tsx';
 import { NewMessageDialog } from './NewMessageDialog.tsx';
+import { CategoryFilter } from '../../entities/category/CategoryFilter.tsx';
+import { EntityCategoryBadges } from '../../entities/category/CategoryPicker.tsx';
+import { categoryParam, useCategories, useCategoryAssignments } from '../../entities/category/categories.ts';
 
 type Owner = (typeof OwnershipFilter.options)[number];
 type Scope = (typeof CampaignScope.options)[number];
@@ -70,6 +75,7 @@ export function MessageList({ fixedType, title, description, aside, texts }: Mes
   const status = pick<CommunicationStatus>(COMMUNICATION_STATUSES, params.get('status'));
   const origin = pick(MessageOrigin.options, params.get('origin'));
   const q = params.get('q') ?? '';
+  const categoryId = categoryParam(params.get('category'));
   const [search, setSearch] = useState(q);
   const [debounced] = useDebouncedValue(search, 250);
   // `?new=<type>` (the journey editor's "create a journey message" link) opens the new-message
@@ -98,9 +104,15 @@ export function MessageList({ fixedType, title, description, aside, texts }: Mes
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search writes
   }, [debounced]);
 
-  const query = useMemo(() => ({ owner, scope, ...(type ? { type } : {}), ...(status ? { status } : {}), ...(origin ? { origin } : {}), ...(q ? { q } : {}) }), [owner, scope, type, status, origin, q]);
+  const query = useMemo(
+    () => ({ owner, scope, ...(type ? { type } : {}), ...(status ? { status } : {}), ...(origin ? { origin } : {}), ...(q ? { q } : {}), ...(categoryId ? { categoryId } : {}) }),
+    [owner, scope, type, status, origin, q, categoryId],
+  );
   const list = useApiQuery('listMessages', { params: { appId }, query, scope: 'app', enabled: appId !== '' && seesAny });
-  const filtered = Boolean((type && !fixedType) || status || origin || q) || (owner === 'me' && seesAll);
+  const messageCategories = useCategoryAssignments(appId, 'message', seesAny);
+  const campaignCategories = useCategoryAssignments(appId, 'campaign', seesAny);
+  const categoryList = useCategories();
+  const filtered = Boolean((type && !fixedType) || status || origin || q || categoryId) || (owner === 'me' && seesAll);
 
   const openHref = (id: string) => {
     if (fixedType) return `/communication/messaging?${new URLSearchParams({ id }).toString()}`;
@@ -153,6 +165,7 @@ export function MessageList({ fixedType, title, description, aside, texts }: Mes
         size="sm" w={180} label={t('messages.filter.origin')} value={origin ?? ''} onChange={(v) => setFilter('origin', v)} allowDeselect={false}
         data={[anyOption, ...MessageOrigin.options.map((o) => ({ value: o, label: t(`messages.origin.${o}`) }))]} data-testid="origin-filter"
       />
+      <CategoryFilter entityType={['message', 'campaign']} value={categoryId} onChange={(id) => setFilter('category', id ?? null)} w={190} />
       <TextInput
         size="sm" style={{ flex: 1, minWidth: 200 }} label={t('messages.search')} placeholder={t('messages.searchPlaceholder')} leftSection={<IconSearch size={16} />}
         value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="message-search" type="search"
@@ -193,9 +206,11 @@ export function MessageList({ fixedType, title, description, aside, texts }: Mes
           <Table.Tr key={m.id} data-testid="message-row" data-message-id={m.id} data-status={m.status} style={{ cursor: 'pointer' }} onClick={() => void navigate(openHref(m.id))}>
             <Table.Td style={NAME_CELL_STYLE}>
               <NameLink to={openHref(m.id)} name={m.name} label={t('messages.open', { name: m.name })} />
+              <EntityCategoryBadges all={categoryList.data?.categories} ids={messageCategories.byEntity.get(m.id)} />
             </Table.Td>
             <Table.Td maw={240}>
               <Text size="sm" truncate="end" title={m.campaignName}>{m.campaignName}</Text>
+              <EntityCategoryBadges all={categoryList.data?.categories} ids={campaignCategories.byEntity.get(m.campaignId)} max={2} />
             </Table.Td>
             <Table.Td><Text size="sm">{t(`messages.type.${m.type}`)}</Text></Table.Td>
             <Table.Td><MessageStatusBadge status={m.status} /></Table.Td>

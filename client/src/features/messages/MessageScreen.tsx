@@ -20,6 +20,7 @@ import MessageEditor from './editor/MessageEditor.tsx';
 import { DeliveryPanel } from './DeliveryPanel.tsx';
 import { MetricsPanel } from './MetricsPanel.tsx';
 import { MessageHeader } from './MessageHeader.tsx';
+import { MessageCategories } from './MessageCategories.tsx';
 import { useChangedSince } from './messageUi.tsx';
 import { POLL_MS } from './messagePolling.ts';
 
@@ -62,7 +63,7 @@ export default function MessageScreen({ messageId }: { messageId: string }) {
     <div data-testid="message-screen">
       <MessageEditor
         messageId={messageId} message={message} onChanged={query.refetch}
-        header={<><MessageHeader message={message} changed={changed} onChanged={query.refetch} /><DeliveryPanel messageId={messageId} status={message.status} /><MetricsPanel message={message} /></>}
+        header={<><MessageHeader message={message} changed={changed} onChanged={query.refetch} /><MessageCategories appId={appId} message={message} /><DeliveryPanel messageId={messageId} status={message.status} /><MetricsPanel message={message} /></>}
       />
     </div>
   );

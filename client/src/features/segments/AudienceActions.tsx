@@ -1,11 +1,11 @@
 /**
  * What can be done with an audience, as the role allows (owner variants on audiences the user
  * created): refresh now, settings, deactivate or reactivate, clone, the share entries (SPEC.md's
- * social, search-ads and trade-desk keys: shown, disabled, until a platform is integrated) and
- * delete. One menu, used by the list rows and the detail header.
+ * social, search-ads and trade-desk keys: each opens the share dialog for that kind of platform,
+ * share/ShareDialog.tsx) and delete. One menu, used by the list rows and the detail header.
  */
 import { useState } from 'react';
-import { ActionIcon, Menu, Text } from '@mantine/core';
+import { ActionIcon, Menu } from '@mantine/core';
 import {
   IconAdjustments, IconBrandMeta, IconCopy, IconDots, IconPlayerPause, IconPlayerPlay, IconRefresh, IconSearch, IconShare3, IconTrash,
 } from '@tabler/icons-react';
@@ -18,6 +18,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { notifyError, notifySuccess } from '../../ui/notify.ts';
 import { NameDialog } from '../../ui/NameDialog.tsx';
 import { AudienceSettingsDialog } from './AudienceSettingsDialog.tsx';
+import { ShareDialog } from './share/ShareDialog.tsx';
 
 export interface AudienceAbilities {
   edit: boolean;
@@ -54,7 +55,7 @@ const SHARES: { key: PermissionKey; label: 'social' | 'searchAds' | 'tradeDesk';
   { key: 'ui:audience.shareTradeDesk', label: 'tradeDesk', icon: IconShare3 },
 ];
 
-type Dialog = 'settings' | 'clone' | 'delete' | null;
+type Dialog = 'settings' | 'clone' | 'delete' | { share: 'social' | 'searchAds' | 'tradeDesk' } | null;
 
 export function AudienceActions({ audience, onChanged, onDeleted, onCloned, withRefresh = true }: {
   audience: AudienceSummary;
@@ -117,13 +118,18 @@ export function AudienceActions({ audience, onChanged, onDeleted, onCloned, with
           </Menu.Item>
           <Menu.Divider />
           {SHARES.map((s) => (
-            <Menu.Item key={s.key} leftSection={<s.icon size={16} />} disabled title={can(s.key) ? t('audiences.share.notIntegrated') : t('permissions.denied')} data-testid="share-entry">
+            <Menu.Item
+              key={s.key}
+              leftSection={<s.icon size={16} />}
+              disabled={!can(s.key)}
+              title={can(s.key) ? undefined : t('permissions.denied')}
+              onClick={() => setDialog({ share: s.label })}
+              data-testid="share-entry"
+              data-entry={s.label}
+            >
               {t(`audiences.share.${s.label}`)}
             </Menu.Item>
           ))}
-          <Text size="xs" c="dimmed" px="sm" pb={6} maw={290}>
-            {t('audiences.share.notIntegrated')}
-          </Text>
           <Menu.Divider />
           <Menu.Item leftSection={<IconTrash size={16} />} color="red" disabled={!abilities.delete} onClick={() => setDialog('delete')}>
             {t('audiences.delete')}
@@ -137,6 +143,17 @@ export function AudienceActions({ audience, onChanged, onDeleted, onCloned, with
           onClose={() => setDialog(null)}
           onSaved={() => {
             notifySuccess(t('audiences.saved'));
+            setDialog(null);
+            onChanged();
+          }}
+        />
+      )}
+      {typeof dialog === 'object' && dialog !== null && (
+        <ShareDialog
+          audience={audience}
+          entry={dialog.share}
+          onClose={() => setDialog(null)}
+          onShared={() => {
             setDialog(null);
             onChanged();
           }}

@@ -2,7 +2,7 @@
  * One audience (/behavior/audiences?audience=<id>): its state (and failure), person count, source,
  * when it was counted and will be next, the conditions as last counted (read-only tree), a sample
  * of its members, and its actions: refresh now, export (CSV or zip, the exports feature's button), settings, deactivate or reactivate, clone,
- * share (not integrated yet) and delete. Asked again while it is being counted.
+ * share to ad platforms (and the shares' state: share/AudienceShares.tsx) and delete. Asked again while it is being counted.
  */
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -30,6 +30,7 @@ import { POLL_BUSY_MS, POLL_IDLE_MS } from './AudienceList.tsx';
 import { usePolling } from '../../state/usePolling.ts';
 import { AudienceStatusBadge, errorNameText } from '../../entities/audience/AudienceStatus.tsx';
 import { SourceLabel } from './SourceLabel.tsx';
+import { AudienceShares } from './share/AudienceShares.tsx';
 
 const BACK = '.';
 const noop = () => undefined;
@@ -150,6 +151,8 @@ function Detail({ audience, sample, refetch }: { audience: AudienceSummary; samp
           </Text>
         </Fact>
       </SimpleGrid>
+
+      <AudienceShares appId={audience.appId} audienceId={audience.id} version={`${audience.status}:${audience.updatedAt}`} />
 
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <Paper withBorder radius="md" p="md">

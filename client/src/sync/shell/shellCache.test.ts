@@ -18,7 +18,7 @@ describe('routeOf', () => {
   });
 
   it('never answers the API or the sync server, not even a navigation to them', () => {
-    for (const path of ['/api', '/api/user/meta', '/api/openapi.json', '/collab', '/collab/x']) {
+    for (const path of ['/api', '/api/user/meta', '/api/openapi.json', '/collab', '/collab/x', '/l/abc', '/p/spring-sale', '/w/token/pass.pkpass', '/s/code', '/.well-known/skadnetwork/report-attribution']) {
       expect(routeOf(get(path), origin, precached)).toEqual({ kind: 'network' });
       expect(routeOf(get(path, 'navigate'), origin, precached)).toEqual({ kind: 'network' });
     }

@@ -7,16 +7,20 @@
  * - `/assets/*` are content-hashed and immutable: cache first (fetched and kept on a miss).
  * - Navigations (any page of the single-page app) are the same `index.html`: network first, so a
  *   new build shows at once, with the cached shell when the network fails (offline reload).
- * - The API (`/api`) and the sync server (`/collab`) are never answered from, or written to, the
- *   cache: live data only comes from the server, and offline copies live in IndexedDB.
+ * - The API (`/api`), the sync server (`/collab`) and the public hosts are never answered from, or
+ *   written to, the cache: live data only comes from the server, and offline copies live in IndexedDB.
  * - Anything else (another origin, not GET, public files) goes to the network untouched, except the
  *   precached public files (the favicon), which are network first like navigations.
  */
 export const CACHE_PREFIX = 'gd-shell-';
 /** The cache key of the app shell (what every navigation answers). */
 export const SHELL_KEY = '/index.html';
-/** Paths that only the server answers. */
-const LIVE_PREFIXES = ['/api', '/collab'];
+/**
+ * Paths that only the server answers: the API, the sync server, and the public hosts (tracking
+ * links `/l`, landings `/p`, wallet passes `/w`, skudo tracking URLs `/s`, SKAdNetwork's
+ * `/.well-known`), whose answers are redirects and pages of their own, never the app shell.
+ */
+const LIVE_PREFIXES = ['/api', '/collab', '/l', '/p', '/w', '/s', '/.well-known'];
 
 export type ShellRoute =
   /** Cache first, kept on a miss (immutable hashed files). */

@@ -267,6 +267,6 @@ export const accountEn = {
       modify: 'Modify',
       nonTest: 'Select non-test audiences and segments',
     },
-    api: { roles: 'Manage roles', edit: 'Edit account settings', plan: 'Change the plan', eventsEdit: 'Edit the event catalogue', reportsEdit: 'Schedule reports' },
+    api: { categoriesEdit: 'Manage categories', roles: 'Manage roles', edit: 'Edit account settings', plan: 'Change the plan', eventsEdit: 'Edit the event catalogue', reportsEdit: 'Schedule reports', skudoEdit: 'Manage the skudo marketplace' },
   },
 };

@@ -270,6 +270,6 @@ export const accountEs: Widen<typeof accountEn> = {
       modify: 'Modificar',
       nonTest: 'Elegir audiencias y segmentos que no son de prueba',
     },
-    api: { roles: 'Gestionar roles', edit: 'Editar los ajustes de la cuenta', plan: 'Cambiar el plan', eventsEdit: 'Editar el catálogo de eventos', reportsEdit: 'Programar informes' },
+    api: { categoriesEdit: 'Gestionar categorías', roles: 'Gestionar roles', edit: 'Editar los ajustes de la cuenta', plan: 'Cambiar el plan', eventsEdit: 'Editar el catálogo de eventos', reportsEdit: 'Programar informes', skudoEdit: 'Gestionar el marketplace de skudo' },
   },
 };

@@ -55,11 +55,12 @@ export const authEn = {
       continue: 'Go to sign in',
       legacy: {
         title: 'The classic interface has been retired',
-        body: 'Everything you used in the classic interface is now part of this app. Sign in with the same e-mail and password.',
-      },
-      skudo: {
-        title: 'Skudo sign-in',
-        body: 'Skudo is part of Growthdeck. Partners sign in with their Growthdeck account and find Skudo under Products.',
+        body: 'Everything you used in the classic interface is now part of this app, with the same e-mail and password. Paste an old address to find its new place.',
+        address: 'A classic address',
+        find: 'Find',
+        movedTo: 'It is now {{screen}}',
+        unknown: 'We do not know that address. The areas below list where everything lives now.',
+        whereNow: 'Where things are now',
       },
     },
   },

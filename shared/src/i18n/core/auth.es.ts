@@ -58,11 +58,12 @@ export const authEs: Widen<typeof authEn> = {
       continue: 'Ir a entrar',
       legacy: {
         title: 'La interfaz clásica se ha retirado',
-        body: 'Todo lo que usabas en la interfaz clásica forma parte ahora de esta aplicación. Entra con el mismo e-mail y la misma contraseña.',
-      },
-      skudo: {
-        title: 'Acceso a Skudo',
-        body: 'Skudo forma parte de Growthdeck. Los partners entran con su cuenta de Growthdeck y encuentran Skudo en Productos.',
+        body: 'Todo lo que usabas en la interfaz clásica forma parte ahora de esta aplicación, con el mismo e-mail y la misma contraseña. Pega una dirección antigua para encontrar su nuevo sitio.',
+        address: 'Una dirección de la interfaz clásica',
+        find: 'Buscar',
+        movedTo: 'Ahora está en {{screen}}',
+        unknown: 'No conocemos esa dirección. Abajo verás dónde está ahora cada área.',
+        whereNow: 'Dónde está cada cosa ahora',
       },
     },
   },

@@ -376,6 +376,7 @@ export const journeysEn = {
       https: 'HTTPS endpoint',
       integration: 'Integration',
       integrationId: 'Integration id',
+      noIntegration: 'No experience-platform integration yet: add one in Manage › Integrations',
       valueMode: 'Values',
       static: 'Static',
       dynamic: 'Dynamic',

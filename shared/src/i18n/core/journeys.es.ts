@@ -379,6 +379,7 @@ export const journeysEs: Widen<typeof journeysEn> = {
       https: 'Endpoint HTTPS',
       integration: 'Integración',
       integrationId: 'Id de integración',
+      noIntegration: 'Aún no hay integración de plataforma de experiencia: añádela en Gestionar › Integraciones',
       valueMode: 'Valores',
       static: 'Estáticos',
       dynamic: 'Dinámicos',

@@ -16,6 +16,7 @@ import { messageEditorEn } from '../messageEditor/en.ts';
 import { messageSettingsEn } from '../messageSettings/en.ts';
 import { messageWhatIfEn } from '../messageWhatIf/en.ts';
 import { mailProvidersEn } from '../mailProviders/en.ts';
+import { integrationsEn } from '../integrations/en.ts';
 import { pushCredentialsEn } from '../pushCredentials/en.ts';
 import { webPushEn } from '../webPush/en.ts';
 import { abAnalysisEn } from '../abAnalysis/en.ts';
@@ -28,8 +29,13 @@ import { dashboardsEn } from '../dashboards/en.ts';
 import { skanEn } from '../skan/en.ts';
 import { acquisitionEn } from '../acquisition/en.ts';
 import { linksEn } from '../links/en.ts';
+import { landingsEn } from '../landings/en.ts';
 import { acqReportsEn } from '../acqReports/en.ts';
 import { trackersEn } from '../trackers/en.ts';
+import { audienceShareEn } from '../audienceShare/en.ts';
+import { walletEn } from '../wallet/en.ts';
+import { categoriesEn } from '../categories/en.ts';
+import { skudoEn } from '../skudo/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
@@ -45,6 +51,7 @@ export const featuresEn = {
   ...messageSettingsEn,
   ...messageWhatIfEn,
   ...mailProvidersEn,
+  ...integrationsEn,
   ...pushCredentialsEn,
   ...webPushEn,
   ...abAnalysisEn,
@@ -57,6 +64,11 @@ export const featuresEn = {
   ...skanEn,
   ...acquisitionEn,
   ...linksEn,
+  ...landingsEn,
   ...acqReportsEn,
   ...trackersEn,
+  ...audienceShareEn,
+  ...walletEn,
+  ...categoriesEn,
+  ...skudoEn,
 };

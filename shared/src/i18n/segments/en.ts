@@ -278,7 +278,7 @@ export const segmentsEn = {
       in_progress: 'Being counted now.',
       ready: 'Counted; refreshed on schedule.',
       sync: 'Being sent to a connected platform.',
-      error: 'The last refresh failed; the previous members are kept.',
+      error: 'The last refresh or share failed; the members are kept.',
       inactive: 'Not refreshed and not used for targeting until it is reactivated.',
     },
     source: {

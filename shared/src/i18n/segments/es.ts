@@ -277,7 +277,7 @@ export const segmentsEs: Widen<typeof segmentsEn> = {
       in_progress: 'Se está contando ahora.',
       ready: 'Contada; se actualiza periódicamente.',
       sync: 'Se está enviando a una plataforma conectada.',
-      error: 'La última actualización falló; se conservan los miembros anteriores.',
+      error: 'La última actualización o compartición falló; se conservan los miembros.',
       inactive: 'No se actualiza ni se usa para segmentar hasta que se reactive.',
     },
     source: {

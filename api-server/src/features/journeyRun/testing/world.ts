@@ -30,8 +30,8 @@ export class TestClock {
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
-export function worker(w: World, clock: TestClock, opts: JourneyEngineOptions & { netPolicy?: NetPolicy } = {}): JourneyWorker {
-  return new JourneyWorker({ db: w.db, log: pino({ level: 'silent' }), netPolicy: opts.netPolicy }, { now: clock.now, appIds: [w.appId], ...opts });
+export function worker(w: World, clock: TestClock, opts: JourneyEngineOptions & { netPolicy?: NetPolicy; secret?: string } = {}): JourneyWorker {
+  return new JourneyWorker({ db: w.db, log: pino({ level: 'silent' }), netPolicy: opts.netPolicy, secret: opts.secret }, { now: clock.now, appIds: [w.appId], ...opts });
 }
 
 /** `n` people with e-mail addresses; answers their ids in order. */

@@ -3,11 +3,54 @@ import { useState } from 'react';
 import { Input, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { PostbackAction, PostbackMethod, PostbackTarget, PostbackValueMode, type PostbackEntry, type StepOf } from '@gd/shared/journey/model';
 import { useT } from '../../../i18n/useT.ts';
+import type { TKey } from '../../../i18n/keys.ts';
 import { useFieldErrors, type Patch } from './context.ts';
 import { DraftTextInput } from '../../../ui/draft.tsx';
 import { EntriesEditor } from './EntriesEditor.tsx';
 import { JsonBodyField } from './JsonBodyField.tsx';
 import { entriesToJson, jsonToEntries } from './postbackBody.ts';
+import { useApiQuery } from '../../../state/useApiQuery.ts';
+import { usePermissions } from '../../../session/permissions.ts';
+
+/**
+ * The experience-platform integration a postback goes through: picked from the app's integrations
+ * of that kind (/manage/integrations). Someone who may edit the journey but not read the
+ * integrations screen, or a step naming an integration no longer listed, keeps the id as text.
+ */
+function IntegrationField({ step, patch, readOnly, error }: { step: Postback; patch: Patch<Postback>; readOnly: boolean; error: string | undefined }) {
+  const { t } = useT();
+  const can = usePermissions('app');
+  const allowed = can('route:/manage/integrations');
+  const list = useApiQuery('integrations', { params: {}, query: { kind: 'experience_platform' }, scope: 'app', enabled: allowed });
+  const integrations = list.data?.integrations ?? [];
+  const known = step.integrationId === null || integrations.some((i) => i.id === step.integrationId);
+  if (!allowed || list.state === 'error' || (list.data && !known)) {
+    return (
+      <DraftTextInput
+        label={t('journeyEditor.inspector.integrationId')}
+        value={step.integrationId ?? ''}
+        error={error}
+        readOnly={readOnly}
+        onCommit={(v) => patch((s) => ({ ...s, integrationId: v.trim() === '' ? null : v.trim() }))}
+      />
+    );
+  }
+  return (
+    <Select
+      label={t('journeyEditor.inspector.integration')}
+      placeholder={list.data && integrations.length === 0 ? t('journeyEditor.inspector.noIntegration') : undefined}
+      data={integrations.map((i) => ({ value: i.id, label: i.status === 'connected' ? i.name : `${i.name} (${t(`integrations.status.${i.status}` as TKey)})` }))}
+      value={step.integrationId}
+      error={error}
+      readOnly={readOnly}
+      disabled={!list.data}
+      clearable
+      searchable
+      onChange={(v) => patch((s) => ({ ...s, integrationId: v }))}
+      data-testid="postback-integration"
+    />
+  );
+}
 
 type Postback = StepOf<'actionPostback'>;
 
@@ -140,12 +183,7 @@ export function PostbackFields({ step, patch, readOnly }: { step: Postback; patc
           />
         </>
       ) : (
-        <DraftTextInput
-          label={t('journeyEditor.inspector.integrationId')}
-          value={step.integrationId ?? ''}
-          error={errorAt(['integrationId'])}
-          onCommit={(v) => patch((s) => ({ ...s, integrationId: v.trim() === '' ? null : v.trim() }))}
-        />
+        <IntegrationField step={step} patch={patch} readOnly={readOnly} error={errorAt(['integrationId'])} />
       )}
       <BodyField step={step} patch={patch} readOnly={readOnly} />
     </Stack>

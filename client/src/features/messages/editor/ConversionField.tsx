@@ -17,7 +17,8 @@ export function ConversionField() {
   const options = useSegmentOptions();
   const conversion = draft.conversion;
   const set = (next: MessageConversion) => edit((d) => (jsonEqual(d.conversion, next) ? d : { ...d, conversion: next }));
-  const known = [...options.automaticEvents, ...options.appEvents];
+  // An event can be both automatic and in the app's catalogue (e_screen_name): listed once (the select refuses duplicates).
+  const known = [...options.automaticEvents, ...options.appEvents].filter((o, i, all) => all.findIndex((x) => x.value === o.value) === i);
   const data = known.some((o) => o.value === conversion.eventName) ? known : [{ value: conversion.eventName, label: conversion.eventName }, ...known];
   const { minWindowDays: min, maxWindowDays: max } = CONVERSION_LIMITS;
   return (

@@ -1,0 +1,3 @@
+export * from './model.ts';
+export * from './identifiers.ts';
+export * from './platforms.ts';
