@@ -17,8 +17,6 @@ import { authEn } from './core/auth.en.ts';
 import { authEs } from './core/auth.es.ts';
 import { accountEn } from './core/account.en.ts';
 import { accountEs } from './core/account.es.ts';
-import { journeysEn } from './core/journeys.en.ts';
-import { journeysEs } from './core/journeys.es.ts';
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -68,7 +66,6 @@ describe('catalogues', () => {
     ['shell', shellEn, shellEs],
     ['auth', authEn, authEs],
     ['account', accountEn, accountEs],
-    ['journeys', journeysEn, journeysEs],
   ];
 
   it('each core area has the same keys in English and Spanish', () => {

@@ -7,14 +7,12 @@ import type { featuresEn } from './features/en.ts';
 import { shellEn } from './core/shell.en.ts';
 import { authEn } from './core/auth.en.ts';
 import { accountEn } from './core/account.en.ts';
-import { journeysEn } from './core/journeys.en.ts';
 
-/** The core texts (./core/, one file per area): shell, sign-in, account, journeys; bundled with the login page. */
+/** The core texts (./core/, one file per area): shell, sign-in, account; bundled with the login page. */
 export const enCore = {
   ...shellEn,
   ...authEn,
   ...accountEn,
-  ...journeysEn,
 };
 
 export type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

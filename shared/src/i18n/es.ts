@@ -2,7 +2,7 @@ import type { Catalogue } from './en.ts';
 import { shellEs } from './core/shell.es.ts';
 import { authEs } from './core/auth.es.ts';
 import { accountEs } from './core/account.es.ts';
-import { journeysEs } from './core/journeys.es.ts';
+import { journeysEs } from './journeys/es.ts';
 import { behaviourEs } from './behaviour/es.ts';
 import { tagsEs } from './tags/es.ts';
 import { peopleEs } from './people/es.ts';

@@ -102,7 +102,7 @@ function Apptracker({ app }: { app: MetaApp }) {
         <Group gap="sm">
           <SegmentedControl aria-label={t('acquisition.scopeLabel')} value={scope} onChange={(v) => setScope(v)} data={[{ value: 'current', label: t('acquisition.scope.current') }, { value: 'all', label: t('acquisition.scope.all') }]} />
           <SegmentedControl aria-label={t('acquisition.ownerLabel')} value={owner} onChange={(v) => setOwner(v)} data={[{ value: 'all', label: t('acquisition.owner.all') }, { value: 'me', label: t('acquisition.owner.me') }]} />
-          <CategoryFilter entityType="campaign" value={categoryId} onChange={setCategoryId} w={180} hideLabel />
+          <CategoryFilter entityType="campaign" value={categoryId} onChange={setCategoryId} w={210} hideLabel />
         </Group>
         <Group gap="xs">
           <Button component={Link} to="/acquisition/apptracker/channels" variant="subtle" size="sm" leftSection={<IconLayersLinked size={16} />}>

@@ -8,7 +8,7 @@ import { AuthLanguageSelect } from './AuthLanguageSelect.tsx';
 
 export default function AuthLayout() {
   const { t } = useT();
-  const wide = stripLanguage(useLocation().pathname) === '/register';
+  const wide = ['/register', '/legacy'].includes(stripLanguage(useLocation().pathname));
   return (
     <Box mih="100vh" style={{ background: 'linear-gradient(160deg, var(--mantine-color-brand-0) 0%, var(--mantine-color-gray-0) 45%)' }}>
       <Group justify="flex-end" p="md">

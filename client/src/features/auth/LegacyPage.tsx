@@ -71,7 +71,7 @@ export default function LegacyPage() {
       <Text size="xs" fw={600} tt="uppercase" c="dimmed" mt="xs">
         {t('auth.info.legacy.whereNow')}
       </Text>
-      <SimpleGrid cols={2} spacing="sm" verticalSpacing="xs">
+      <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm" verticalSpacing="xs">
         {byArea.map(({ area, routes }) => (
           <Stack key={area} gap={2}>
             <Text size="sm" fw={600}>

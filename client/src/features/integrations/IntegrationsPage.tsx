@@ -34,7 +34,7 @@ import { IntegrationDialog } from './IntegrationDialog.tsx';
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'delete' | 'disconnect'; integration: Integration } | null;
 type TestState = { state: 'running' } | { state: 'done'; result: IntegrationTestResult } | { state: 'error'; error: unknown };
 type Returned = { ok: true; id: string | null } | { ok: false; code: string; id: string | null } | null;
-const COLUMNS = 5;
+const COLUMNS = 4;
 const WHOLE = { flexShrink: 0, minWidth: 'max-content' } as const;
 const STATUS_COLOUR: Record<IntegrationStatus, string> = { connected: 'teal', pending: 'gray', error: 'red', disconnected: 'orange' };
 
@@ -147,12 +147,11 @@ function Integrations({ app }: { app: MetaApp }) {
                   isEmpty={false}
                   empty={null}
                   label={t('nav.integrations')}
-                  minWidth={960}
+                  minWidth={880}
                   head={
                     <>
-                      <Table.Th w="26%">{t('integrations.columns.name')}</Table.Th>
-                      <Table.Th w="11%">{t('integrations.columns.signIn')}</Table.Th>
-                      <Table.Th w="25%">{t('integrations.columns.status')}</Table.Th>
+                      <Table.Th w="30%">{t('integrations.columns.name')}</Table.Th>
+                      <Table.Th w="26%">{t('integrations.columns.status')}</Table.Th>
                       <Table.Th w="18%">{t('integrations.columns.lastRefresh')}</Table.Th>
                       <Table.Th ta="right">{t('common.actions')}</Table.Th>
                     </>
@@ -174,10 +173,10 @@ function Integrations({ app }: { app: MetaApp }) {
                           <Table.Tr data-testid="integration-row" data-name={integration.name} style={test && test.state !== 'running' ? { borderBottom: 'none' } : undefined}>
                             <Table.Td maw={280}>
                               <Text size="sm" fw={600} truncate="end" title={integration.name}>{integration.name}</Text>
-                              <Text size="xs" c="dimmed" truncate="end">{t(`integrations.service.${integration.service}`)}</Text>
-                            </Table.Td>
-                            <Table.Td>
-                              <Badge variant="outline" color="gray" tt="none" style={WHOLE}>{t(`integrations.auth.${integration.auth}`)}</Badge>
+                              <Group gap={6} wrap="nowrap" mt={2}>
+                                <Text size="xs" c="dimmed" truncate="end">{t(`integrations.service.${integration.service}`)}</Text>
+                                <Badge variant="outline" color="gray" tt="none" size="xs" style={WHOLE} title={t('integrations.columns.signIn')}>{t(`integrations.auth.${integration.auth}`)}</Badge>
+                              </Group>
                             </Table.Td>
                             <Table.Td maw={320} style={{ whiteSpace: 'normal' }}>
                               <Badge variant="light" color={STATUS_COLOUR[integration.status]} tt="none" style={WHOLE} data-testid="integration-status">

@@ -60,7 +60,7 @@ export function PassesTab({ appId, designs, canEdit, version, onChanged }: { app
             isEmpty={list.length === 0}
             empty={<EmptyBlock icon={<IconTicket size={28} />} title={t('wallet.passes.emptyTitle')} description={t('wallet.passes.emptyBody')} />}
             label={t('wallet.tabs.passes')}
-            minWidth={1040}
+            minWidth={920}
             head={
               <>
                 <Table.Th>{t('wallet.passes.person')}</Table.Th>
@@ -68,7 +68,6 @@ export function PassesTab({ appId, designs, canEdit, version, onChanged }: { app
                 <Table.Th>{t('wallet.passes.code')}</Table.Th>
                 <Table.Th ta="right">{t('wallet.passes.redeems')}</Table.Th>
                 <Table.Th>{t('wallet.passes.links')}</Table.Th>
-                <Table.Th>{t('wallet.passes.created')}</Table.Th>
                 <Table.Th ta="right">{t('common.actions')}</Table.Th>
               </>
             }
@@ -77,7 +76,9 @@ export function PassesTab({ appId, designs, canEdit, version, onChanged }: { app
               <Table.Tr key={pass.id} data-testid="pass-row">
                 <Table.Td maw={200}>
                   <Text size="sm" fw={600} truncate="end">{pass.memberName || pass.customerId || `#${pass.personId}`}</Text>
-                  {pass.memberName && pass.customerId && <Text size="xs" c="dimmed" truncate="end">{pass.customerId}</Text>}
+                  <Text size="xs" c="dimmed" truncate="end" title={t('wallet.passes.created')}>
+                    {[pass.memberName ? pass.customerId : null, formatDate(pass.createdAt, lang)].filter(Boolean).join(' · ')}
+                  </Text>
                 </Table.Td>
                 <Table.Td maw={220}>
                   <Text size="sm" truncate="end">{pass.designName}</Text>
@@ -115,7 +116,6 @@ export function PassesTab({ appId, designs, canEdit, version, onChanged }: { app
                     )}
                   </Group>
                 </Table.Td>
-                <Table.Td><Text size="sm" c="dimmed">{formatDate(pass.createdAt, lang)}</Text></Table.Td>
                 <Table.Td>
                   <Group justify="flex-end">
                     <GatedIcon allowed={canEdit && pass.status === 'active'} label={t('wallet.passes.void')} onClick={() => setVoiding(pass)}><IconBan size={16} /></GatedIcon>

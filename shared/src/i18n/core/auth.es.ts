@@ -59,7 +59,7 @@ export const authEs: Widen<typeof authEn> = {
       legacy: {
         title: 'La interfaz clásica se ha retirado',
         body: 'Todo lo que usabas en la interfaz clásica forma parte ahora de esta aplicación, con el mismo e-mail y la misma contraseña. Pega una dirección antigua para encontrar su nuevo sitio.',
-        address: 'Una dirección de la interfaz clásica',
+        address: 'Dirección antigua',
         find: 'Buscar',
         movedTo: 'Ahora está en {{screen}}',
         unknown: 'No conocemos esa dirección. Abajo verás dónde está ahora cada área.',

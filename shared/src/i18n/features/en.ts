@@ -4,6 +4,7 @@
  * folder is spread here (and in ../es.ts and ../to.ts).
  */
 import { behaviourEn } from '../behaviour/en.ts';
+import { journeysEn } from '../journeys/en.ts';
 import { importsEn } from '../imports/en.ts';
 import { peopleEn } from '../people/en.ts';
 import { segmentsEn } from '../segments/en.ts';
@@ -39,6 +40,7 @@ import { skudoEn } from '../skudo/en.ts';
 
 export const featuresEn = {
   ...behaviourEn,
+  ...journeysEn,
   ...tagsEn,
   ...peopleEn,
   ...segmentsEn,

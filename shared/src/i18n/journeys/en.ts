@@ -1,4 +1,4 @@
-/** English core texts of journeys: the list, step types, validation problems and the editor. Part of `enCore` (../en.ts), bundled with the login page. */
+/** English texts of journeys: the list, step types, validation problems and the editor. A feature text (../features/en.ts): loaded after sign-in, not with the login page. */
 export const journeysEn = {
   journeys: {
     description: 'Automated journeys: users enter from an audience or an event, then wait, branch and get messages. Several people can edit one journey at the same time, also offline.',

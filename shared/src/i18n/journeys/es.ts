@@ -1,6 +1,6 @@
-/** Spanish core texts of journeys: the list, step types, validation problems and the editor (see ./journeys.en.ts). */
+/** Spanish texts of journeys: the list, step types, validation problems and the editor (see ./en.ts). */
 import type { Widen } from '../en.ts';
-import type { journeysEn } from './journeys.en.ts';
+import type { journeysEn } from './en.ts';
 
 export const journeysEs: Widen<typeof journeysEn> = {
   journeys: {
