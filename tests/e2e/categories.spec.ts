@@ -89,3 +89,23 @@ test('create a category, give it to a campaign and the app, and filter the lists
   await expect(row).toContainText('1 app · 1 campaign · 0 messages', AFTER_LOAD);
   await context.close();
 });
+
+test('a new message is given its categories in the new-message dialog', async ({ browser }) => {
+  const { page, context } = await signIn(browser, 'client@demo.growthdeck.test');
+  const suffix = Date.now().toString(36);
+  const category = `E2E message category ${suffix}`;
+  await call(page.request, 'POST', '/categories', { name: category, colour: '#2255aa', entityTypes: ['message'] });
+  await page.goto('/communication/messaging');
+  await page.getByTestId('new-message').first().click(AFTER_LOAD);
+  const dialog = page.getByRole('dialog', { name: 'New message' });
+  await dialog.getByLabel('Name').first().fill(`E2E categorised ${suffix}`);
+  await pick(page, 'new-message-categories', category);
+  // Closes the picker's list (Escape would close the dialog).
+  await dialog.getByRole('heading', { name: 'New message' }).click();
+  await dialog.getByTestId('create-message').click();
+  await expect(page).toHaveURL(/\/communication\/messaging\/?\?/, AFTER_LOAD);
+  // The message's picker shows the category as a chosen pill.
+  await expect(page.getByTestId('message-category-picker')).toBeVisible(AFTER_LOAD);
+  await expect(page.getByText(category, { exact: true })).toBeVisible();
+  await context.close();
+});

@@ -1,7 +1,7 @@
 /** The integration input: one variant per service, its own settings and secrets, formats refused. */
 import { describe, expect, it } from 'vitest';
 import { INTEGRATION_SERVICES, IntegrationService } from '../integrations/model.ts';
-import { IntegrationInput, REQUIRED_SECRETS, SERVICE_CONFIG, SERVICE_DEFAULTS, serviceUrlProblem } from './integrations.ts';
+import { APP_PATH, IntegrationInput, REQUIRED_SECRETS, SERVICE_CONFIG, SERVICE_DEFAULTS, serviceUrlProblem } from './integrations.ts';
 
 describe('integration input', () => {
   it('has settings and defaults for every service, and secrets for every sign-in', () => {
@@ -36,5 +36,12 @@ describe('integration input', () => {
     expect(IntegrationInput.safeParse({ ...base, config: { baseUrl: 'https://user:pw@amplitude.com' } }).success).toBe(false);
     expect(IntegrationInput.safeParse({ name: 'X', service: 'adobe_experience_platform', config: { clientId: 'c', techId: 't', imsOrgId: 'o', imsHost: 'https://ims.example.com' } }).success).toBe(false);
     expect(IntegrationInput.safeParse({ ...base, service: 'nope', config: {} }).success).toBe(false);
+  });
+});
+
+describe('the OAuth return path', () => {
+  it('is a path of this app, never another site', () => {
+    for (const ok of ['/manage/integrations', '/es/manage/integrations', '/']) expect(APP_PATH.test(ok), ok).toBe(true);
+    for (const bad of ['//evil', '//evil.example.com/x', 'https://evil.example.com', '/a?b=c', '/a/../b', '\\\\evil', '']) expect(APP_PATH.test(bad), bad).toBe(false);
   });
 });

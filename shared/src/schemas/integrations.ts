@@ -49,6 +49,9 @@ export function serviceUrlProblem(s: string): string | null {
   if (url.username || url.password) return 'Credentials in the URL are not accepted';
   return null;
 }
+/** A path of this web app to come back to after OAuth: one leading slash (never `//host`, which a browser reads as another site). */
+export const APP_PATH = /^\/(?!\/)[A-Za-z0-9/_-]*$/;
+
 export const ServiceUrl = z.string().trim().min(1, 'Required').max(2048).superRefine((s, ctx) => {
   const problem = serviceUrlProblem(s);
   if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { rule: 'url' } });
@@ -190,7 +193,7 @@ export type IntegrationTestResult = z.infer<typeof IntegrationTestResult>;
 
 export const OAuthStart = z.object({
   /** Where the browser comes back to after the callback (a path of this web app). */
-  returnTo: z.string().trim().max(300).regex(/^\/[A-Za-z0-9/_-]*$/, 'A path of this app').optional(),
+  returnTo: z.string().trim().max(300).regex(APP_PATH, 'A path of this app').optional(),
 });
 export type OAuthStart = z.infer<typeof OAuthStart>;
 

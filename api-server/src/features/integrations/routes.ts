@@ -36,6 +36,7 @@ import { failCodeOf, integrationAccess, markIntegrationError } from './access.ts
 import { testConnection } from './connectionTest.ts';
 import { authorizeUrl as buildAuthorizeUrl, exchangeCode, pkcePair } from './oauth.ts';
 import * as repo from './repository.ts';
+import { APP_PATH } from '@gd/shared/schemas/integrations';
 
 const notFound = () => fail(ErrorCode.NOT_EXIST, 'No such integration');
 const taken = () => fail(ErrorCode.NAME_DUPLICATED, 'The app already has an integration with that name', [{ path: 'name', message: 'name_taken' }]);
@@ -231,7 +232,7 @@ export function integrationRoutes(router: Router, deps: Deps): void {
 }
 
 const back = (res: Response, returnTo: string, query: Record<string, string>) => {
-  const path = /^\/[A-Za-z0-9/_-]*$/.test(returnTo) ? returnTo : '/manage/integrations';
+  const path = APP_PATH.test(returnTo) ? returnTo : '/manage/integrations';
   res.setHeader('Cache-Control', 'no-store');
   res.redirect(303, `${path}?${new URLSearchParams(query).toString()}`);
 };

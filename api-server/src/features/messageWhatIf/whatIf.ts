@@ -15,6 +15,9 @@ import type { Db } from '../../db/pool.ts';
 import { canonicalTimeZone, instantOf } from './localTime.ts';
 
 /** People of the target as `people p` filtered by `where`; `$1` is the app's id. */
+/** work_mem of the what-if statement (each of its parallel workers' hashes may use this much). */
+const WHAT_IF_WORK_MEM = '32MB';
+
 export interface TargetSql {
   where: string;
   params: unknown[];
@@ -165,6 +168,9 @@ export async function whatIf(
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(c.timeoutMs)]);
+    // The hash of the segment's people (up to an app's whole audience) fits in memory instead of
+    // spilling to disk in batches (docs/BENCHMARKS.md, message what-if); for this statement only.
+    await client.query(`SELECT set_config('work_mem', $1, true)`, [WHAT_IF_WORK_MEM]);
     rows = (await client.query<GroupRow>(sql.text, sql.values)).rows;
     await client.query('COMMIT');
   } catch (error) {

@@ -1,8 +1,9 @@
 /**
  * "New message": its name, its type (grouped by communication group), who sends it (its origin: by
  * hand, a journey, an automatic rule; fixed once created, like its type) and its campaign, an
- * existing one of the app or a new one (named, or named after the message). The API's refusal
- * shows on the field it names, or above the fields.
+ * existing one of the app or a new one (named, or named after the message), and the message's
+ * categories (given once it exists). The API's refusal shows on the field it names, or above the
+ * fields.
  */
 import { useState } from 'react';
 import { SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
@@ -16,7 +17,10 @@ import { useT } from '../../i18n/useT.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { FormModal } from '../../ui/FormModal.tsx';
 import { splitFailure } from '../../ui/forms.ts';
-import { notifySuccess } from '../../ui/notify.ts';
+import { notifyError, notifySuccess } from '../../ui/notify.ts';
+import { CategoryPicker } from '../../entities/category/CategoryPicker.tsx';
+import { saveCategories } from '../../entities/category/categories.ts';
+import { usePermissions } from '../../session/permissions.ts';
 import { typeOptions } from './MessageList.tsx';
 
 interface Values {
@@ -34,6 +38,8 @@ export function NewMessageDialog({ appId, initialType = 'push', initialOrigin = 
   const { t } = useT();
   const campaigns = useApiQuery('listCampaigns', { params: { appId }, scope: 'app' });
   const [failure, setFailure] = useState<unknown>(null);
+  const [categories, setCategories] = useState<string[]>([]);
+  const canCategorise = usePermissions('app')('api:categories.edit');
   const form = useForm<Values>({
     initialValues: { name: '', type: initialType, origin: initialOrigin, mode: 'new', campaignId: '', campaignName: '' },
     validate: {
@@ -52,6 +58,9 @@ export function NewMessageDialog({ appId, initialType = 'push', initialOrigin = 
         ...(values.mode === 'existing' ? { campaignId: values.campaignId } : values.campaignName.trim() ? { campaignName: values.campaignName.trim() } : {}),
       };
       const { message } = await api.call('createMessage', { params: { appId }, body });
+      if (categories.length > 0) {
+        await saveCategories(appId, 'message', message.id, categories).catch((error: unknown) => notifyError(t, error));
+      }
       notifySuccess(t('messages.created', { name: message.name }));
       onCreated(message);
     } catch (error) {
@@ -85,6 +94,7 @@ export function NewMessageDialog({ appId, initialType = 'push', initialOrigin = 
           <TextInput aria-label={t('messages.fields.campaignName')} placeholder={t('messages.fields.campaignName')} description={t('messages.fields.campaignNameHint')} maxLength={NAME_MAX} {...form.getInputProps('campaignName')} />
         )}
       </Stack>
+      {canCategorise && <CategoryPicker entityType="message" value={categories} onChange={setCategories} testId="new-message-categories" />}
     </FormModal>
   );
 }
