@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit, integration (real Postgres), sync and end-to-end (Chromium)
 // suites in that order. Typecheck, lint and the build run side by side (typecheck and lint are each
-// one single-threaded process, the machine has two cores, and the build takes seconds), and so do
-// integration and sync: the sync suite mostly waits (timeouts, reconnections: about a quarter of one
+// one single-threaded process, the machine has two cores, and the build takes seconds), the unit
+// suite starts as soon as typecheck ends (lint runs about a minute longer), and integration and
+// sync run side by side: the sync suite mostly waits (timeouts, reconnections: about a quarter of one
 // core over its run), so beside integration it costs little and no longer adds its own minutes.
 // Every suite runs even when an earlier one failed; the last line sums them all as
 // `N passed, N failed`. Exit code 0 only when nothing failed.
@@ -50,14 +51,6 @@ function recordVitest(name, file, status, seconds) {
 
 const vitestArgs = (project, file) => ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
 
-function vitest(name, project) {
-  if (only.length && !only.includes(name)) return;
-  const file = path.join(out, `${name}.json`);
-  console.log(`\n━━ ${name}: vitest --project ${project}`);
-  const { status, seconds } = exec('npx', vitestArgs(project, file));
-  recordVitest(name, file, status, seconds);
-}
-
 /** Runs `cmd` with its output kept, printed whole when it ends under `title` (not interleaved with others). */
 function buffered(title, cmd, args) {
   return new Promise((resolve) => {
@@ -97,19 +90,24 @@ function playwright(name) {
 }
 
 /**
- * Checks run side by side; each one's output is printed whole when it ends (not interleaved), and
- * they are recorded in the order given.
+ * Typecheck, lint and the build side by side, and the unit suite as soon as typecheck is done:
+ * lint runs about a minute longer than typecheck, and the unit suite fills the core typecheck
+ * leaves. Recorded in that order.
  */
-async function checksTogether(list) {
-  const chosen = list.filter(([name]) => !only.length || only.includes(name));
-  const results = await Promise.all(chosen.map(async ([name, cmd, args]) => ({ name, ...(await buffered(`${name}: ${cmd} ${args.join(' ')}`, cmd, args)) })));
-  for (const r of results) record(r.name, r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1, r.seconds);
+async function checksAndUnit() {
+  const chosen = (name) => !only.length || only.includes(name);
+  const check = async (name, cmd, args) => (chosen(name) ? { name, ...(await buffered(`${name}: ${cmd} ${args.join(' ')}`, cmd, args)) } : null);
+  const unitFile = path.join(out, 'unit.json');
+  const typechecked = check('typecheck', 'npm', ['run', 'typecheck', '--silent']);
+  const unitRun = typechecked.then(async () => (chosen('unit') ? { file: unitFile, ...(await buffered('unit: vitest --project unit', 'npx', vitestArgs('unit', unitFile))) } : null));
+  const [typecheck, unit, lint, build] = await Promise.all([
+    typechecked, unitRun, check('lint', 'npm', ['run', 'lint', '--silent']), check('build', 'npm', ['run', 'build', '--silent']),
+  ]);
+  for (const r of [typecheck, lint, build]) if (r) record(r.name, r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1, r.seconds);
+  if (unit) recordVitest('unit', unit.file, unit.status, unit.seconds);
 }
 
-await checksTogether([
-  ['typecheck', 'npm', ['run', 'typecheck', '--silent']], ['lint', 'npm', ['run', 'lint', '--silent']], ['build', 'npm', ['run', 'build', '--silent']],
-]);
-vitest('unit', 'unit');
+await checksAndUnit();
 await vitestTogether([['integration', 'integration'], ['sync', 'sync']]);
 playwright('e2e');
 
