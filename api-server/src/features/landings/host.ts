@@ -123,7 +123,9 @@ export function customDomainLandings(deps: Deps) {
   const state = landingHostState(deps);
   return (req: Request, res: Response, next: NextFunction): void => {
     const name = hostName(req.headers.host);
-    if (!name.includes('.') || isOwnHost(deps, name)) return next();
+    // A custom domain has an alphabetic top-level domain (SPEC §5): IP literals and dotless names
+    // (every API and ingestion call made by address) go on without touching the domain cache.
+    if (!/\.[a-z]{2,63}$/.test(name) || isOwnHost(deps, name)) return next();
     state.customDomains().then((domains) => {
       if (!domains.has(name)) return next();
       if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(req, res);
