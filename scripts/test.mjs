@@ -3,7 +3,7 @@
 // suites in that order. Typecheck, lint and the build run side by side (typecheck and lint are each
 // one single-threaded process, the machine has two cores, and the build takes seconds), the unit
 // suite starts as soon as typecheck ends (lint runs about a minute longer), and integration and
-// sync run side by side: the sync suite mostly waits (timeouts, reconnections: about a quarter of one
+// sync run side by side (integration on two workers): the sync suite mostly waits (timeouts, reconnections: about a quarter of one
 // core over its run), so beside integration it costs little and no longer adds its own minutes.
 // Every suite runs even when an earlier one failed; the last line sums them all as
 // `N passed, N failed`. Exit code 0 only when nothing failed.
@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -20,6 +21,9 @@ mkdirSync(out, { recursive: true });
 const only = process.argv.slice(2);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const rows = [];
+/** Every failed test by name, printed again just above the totals (a long log's tail names them). */
+const failures = [];
+const firstLine = (text) => stripVTControlCharacters(String(text ?? '')).split('\n').find((l) => l.trim())?.trim().slice(0, 240) ?? '';
 
 function exec(cmd, args, env = {}) {
   const started = Date.now();
@@ -40,6 +44,12 @@ function record(name, passed, failed, seconds, skipped = 0) {
 function recordVitest(name, file, status, seconds) {
   if (!existsSync(file)) return record(name, 0, 1, seconds);
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  for (const f of report.testResults) {
+    const where = path.relative(root, f.name);
+    const bad = f.assertionResults.filter((a) => a.status === 'failed');
+    for (const a of bad) failures.push(`${name}: ${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (f.status === 'failed' && bad.length === 0) failures.push(`${name}: ${where}: ${firstLine(f.message)}`);
+  }
   // A file that failed to load counts as a failure even when it reported no test.
   const brokenFiles = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
   // A skipped or todo test cannot fail, and a suite that ran nothing proves nothing: both fail.
@@ -49,7 +59,13 @@ function recordVitest(name, file, status, seconds) {
   record(name, report.numPassedTests, failed, seconds, skipped);
 }
 
-const vitestArgs = (project, file) => ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
+/**
+ * Workers per vitest project: vitest's default on two cores is one. The integration suite waits on
+ * Postgres and HTTP much of the time, so two workers (each file its own accounts, apps and pools)
+ * take it from about 230 s to 150 s on this machine, with the sync suite beside them.
+ */
+const WORKERS = { integration: 2 };
+const vitestArgs = (project, file) => ['vitest', 'run', '--project', project, ...(WORKERS[project] ? [`--maxWorkers=${WORKERS[project]}`] : []), '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
 
 /** Runs `cmd` with its output kept, printed whole when it ends under `title` (not interleaved with others). */
 function buffered(title, cmd, args) {
@@ -83,7 +99,19 @@ function playwright(name) {
   console.log(`\n━━ ${name}: playwright`);
   const { status, seconds } = exec('npx', ['playwright', 'test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
   if (!existsSync(file)) return record(name, 0, 1, seconds);
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats } = report;
+  const walk = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === 'expected' || t.status === 'flaky') continue;
+        const error = t.results?.at(-1)?.error?.message;
+        failures.push(`${name}: ${spec.file}:${spec.line} › ${[...trail, spec.title].join(' › ')}: ${t.status}${error ? `: ${firstLine(stripVTControlCharacters(error))}` : ''}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
   const passed = stats.expected + stats.flaky;
   const failed = stats.unexpected + stats.skipped + (passed === 0 ? 1 : 0) + (status !== 0 && stats.unexpected === 0 ? 1 : 0);
   record(name, passed, failed, seconds, stats.skipped);
@@ -111,6 +139,7 @@ await checksAndUnit();
 await vitestTogether([['integration', 'integration'], ['sync', 'sync']]);
 playwright('e2e');
 
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ✖ ${f}`).join('\n')}`);
 console.log(`\n${rows.join('\n')}\n`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed === 0 ? 0 : 1);

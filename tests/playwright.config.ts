@@ -10,8 +10,12 @@ export default defineConfig({
   outputDir: '../test-results/e2e-artifacts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Two workers, each a browser of its own against the one server: a file's tests run in order on
+  // one worker, two files at a time. Every test makes its own accounts, apps, journeys and names
+  // (a suffix), or acts in the demo account on rows of its own, so no two files touch the same
+  // rows. On two cores this takes the run from about 8.6 to 6.9 minutes (docs/BENCHMARKS.md).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   // A focused test would silently skip the others: refused, as a skipped test fails npm test.
   forbidOnly: true,

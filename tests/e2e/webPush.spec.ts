@@ -83,10 +83,19 @@ test('a push delivered to the SDK service worker shows a notification and report
     // Deliver the server's payload into the worker, as the browser does when its push service hands one over.
     const cdp = await context.newCDPSession(page);
     const registrations: { registrationId: string; scopeURL: string }[] = [];
+    const versions = new Map<string, { registrationId: string; status: string; runningStatus: string }>();
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) => registrations.push(...e.registrations));
+    cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { versionId: string; registrationId: string; status: string; runningStatus: string }[] }) => {
+      for (const v of e.versions) versions.set(v.versionId, v);
+    });
     await cdp.send('ServiceWorker.enable');
     await expect.poll(() => registrations.find((r) => r.scopeURL === `${shop}/`)?.registrationId).toBeTruthy();
     const registrationId = registrations.find((r) => r.scopeURL === `${shop}/`)!.registrationId;
+    // `navigator.serviceWorker.ready` settles while the worker may still be activating; a push
+    // service delivers to an activated, running worker, so the delivery waits for one (the worker
+    // is started first when an idle one was stopped: a page message wakes it).
+    await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.postMessage({ type: 'gd:wake' }));
+    await expect.poll(() => [...versions.values()].some((v) => v.registrationId === registrationId && v.status === 'activated' && v.runningStatus === 'running'), { timeout: 20_000 }).toBe(true);
     const payload = { title: 'Flash sale', body: 'Two hours only', url: `${shop}/sale`, messageId: message.id, variantId: 'a', campaignId: message.campaignId };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: shop, registrationId, data: JSON.stringify(payload) });
 
