@@ -14,6 +14,10 @@
  *   the form proposes 22 when secure is ticked.
  * - Secrets (ftpPassword, an object storage secret key) are write-only: answers say
  *   `hasPassword` / `hasSecret`, never the value.
+ * - An SFTP source pins its server's host key (`ftpHostKeyFingerprint`, OpenSSH's
+ *   `SHA256:<base64>`): pasted in advance, or recorded by the first successful connection when left
+ *   empty (trust on first use); a server presenting another key is refused before logging in. On an
+ *   edit, absent keeps the pinned one (cleared when the host or port changes), null forgets it.
  * - An adobe import reads a segment's members from an experience-platform integration (adobeId)
  *   through its export API (api-server features/integrations/adobeExport.ts).
  * - A performance-report import selects the people who had an impression (kpiType impacts) or a
@@ -85,6 +89,18 @@ const urlSchema = (protocols?: readonly string[]) => z.string().trim().max(2048)
 export const FileUrl = urlSchema();
 
 const HostName = z.string().trim().min(1, 'Required').max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, 'A host name or an IP address');
+
+/**
+ * An SSH host key fingerprint as OpenSSH prints it (`ssh-keygen -lf`, and ssh's first-connection
+ * prompt): `SHA256:` then the SHA-256 of the server's public key blob in base64 without padding.
+ * 32 bytes are 43 base64 characters whose last one carries 2 padding bits, so it can only be one
+ * of the 16 characters whose low 2 bits are zero: a character lost or mistyped at the end is seen.
+ */
+export const HOST_KEY_FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]$/;
+export const HostKeyFingerprint = z.string().trim().regex(HOST_KEY_FINGERPRINT, 'An SSH host key fingerprint as ssh-keygen -lf prints it: SHA256: and 43 base64 characters');
+/** Input of a pinned fingerprint: absent keeps the pinned one, null forgets it (the next connection pins again). */
+export const HostKeyFingerprintInput = HostKeyFingerprint.nullable().optional();
+
 const FileRoute = z.string().trim().min(1, 'Required').max(1024);
 
 export const PerformanceFilters = z.object({
@@ -106,6 +122,11 @@ export const ImportConfig = z.discriminatedUnion('type', [
     type: z.literal('ftp'), ftpIdType: AudienceIdType, ftpHost: HostName,
     ftpPort: z.number().int().min(1).max(65535).default(IMPORT_LIMITS.ftpDefaultPort),
     ftpUsername: z.string().trim().max(200).default(''), ftpFileRoute: FileRoute, isSecureFtp: z.boolean().default(false),
+    /**
+     * SFTP only: the server's pinned host key fingerprint. Answered as stored (null: none yet, the
+     * next connection pins the key it meets); not part of the stored config (a column of its own).
+     */
+    ftpHostKeyFingerprint: HostKeyFingerprintInput,
   }),
   z.object({ type: z.literal('s3'), s3FileRoute: FileRoute, s3IdType: AudienceIdType, s3IntegrationId: z.string().uuid() }),
   z.object({ type: z.literal('performance_report'), kpiType: KpiType, filters: PerformanceFilters.default({ channels: [], campaignIds: [], messageIds: [], journeyIds: [] }), dateRange: DateRange }),

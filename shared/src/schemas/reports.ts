@@ -16,6 +16,11 @@
  * - E-mail goes through the account's active mail provider, or the one named by `mailProviderId`.
  * - SFTP secrets (password, private key) are write-only, as import credentials: absent on an edit
  *   keeps the stored ones; answers say only whether one is stored.
+ * - An SFTP target pins its server's host key (`hostKeyFingerprint`, OpenSSH's `SHA256:<base64>`,
+ *   the same field as an SFTP import's): pasted in advance, or recorded by the first successful
+ *   delivery when left empty (trust on first use); a server presenting another key is refused
+ *   before logging in and the run fails at once. On an edit, absent keeps the pinned one (cleared
+ *   when the host or port changes), null forgets it.
  */
 import { z } from 'zod';
 import { Email } from '../formats.ts';
@@ -23,7 +28,7 @@ import { ExploreQuery } from './behaviour.ts';
 import { CohortQuery } from './cohorts.ts';
 import { FunnelQuery } from './funnels.ts';
 import { Name } from './common.ts';
-import { ExportFormat, ExportStatus } from './imports.ts';
+import { ExportFormat, ExportStatus, HostKeyFingerprintInput } from './imports.ts';
 
 export const ReportKind = z.enum(['explore', 'funnel', 'cohort', 'communication', 'acquisition']);
 export type ReportKind = z.infer<typeof ReportKind>;
@@ -81,11 +86,17 @@ export const SftpTargetInput = z.object({
   password: z.string().min(1).max(500).optional(),
   /** An OpenSSH/PEM private key; write-only like the password. */
   privateKey: z.string().min(1).max(20_000).optional(),
+  /** The server's host key fingerprint to pin: absent keeps the pinned one, null forgets it. */
+  hostKeyFingerprint: HostKeyFingerprintInput,
 });
 export const ReportTargetInput = z.discriminatedUnion('type', [EmailTarget, SftpTargetInput]);
 export type ReportTargetInput = z.infer<typeof ReportTargetInput>;
 
-export const SftpTarget = z.object({ ...sftpFields, hasPassword: z.boolean(), hasPrivateKey: z.boolean() });
+export const SftpTarget = z.object({
+  ...sftpFields, hasPassword: z.boolean(), hasPrivateKey: z.boolean(),
+  /** The pinned host key fingerprint; null until the first delivery pins the key it meets. */
+  hostKeyFingerprint: z.string().nullable(),
+});
 export const ReportTarget = z.discriminatedUnion('type', [EmailTarget, SftpTarget]);
 export type ReportTarget = z.infer<typeof ReportTarget>;
 

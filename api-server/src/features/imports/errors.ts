@@ -4,7 +4,8 @@
  * CsvSyntaxError, the line of the file.
  *
  * - CopyImportFileError: the file could not be read from its source (refused address, 404, login
- *   refused, connection failures once the tries are spent).
+ *   refused, an SFTP server presenting another host key than the pinned one, connection failures
+ *   once the tries are spent).
  * - CsvSyntaxError: the file is not valid CSV (RFC 4180); nothing is stored.
  * - SaveDataError: the database refused the members (nothing is stored).
  * - NoRecoverableTaskError: the task cannot run at all (its credentials no longer decrypt, or its

@@ -2,8 +2,9 @@
  * Imports through the real API and worker against servers on loopback: CSV inline and uploaded,
  * HTTPS (self-signed certificate trusted through config), FTP and SFTP with a login, S3 with signature V4,
  * the identifier types, malformed CSV (names the line, stores nothing, the previous members stay),
- * private addresses refused (with and without the tests' allow-list), write-only passwords, and
- * the permission keys ui:importTask.*.
+ * private addresses refused (with and without the tests' allow-list), write-only passwords, SFTP
+ * host keys pinned (on first use or in advance; another key refused before logging in), and the
+ * permission keys ui:importTask.*.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -19,7 +20,7 @@ import {
 
 interface Task {
   id: string; name: string; status: string; audienceId: string | null; audienceName: string | null; hasPassword: boolean; hasUpload: boolean; personCount: number | null;
-  warning: string | null; errorName: string | null; errorMessage: string | null; errorLine: number | null; config: Record<string, unknown>;
+  warning: string | null; errorName: string | null; errorMessage: string | null; errorLine: number | null; config: Record<string, unknown>; attempts: number;
   progress: { rowsRead: number; rowsMatched: number; rowsUnmatched: number; bytesRead: number; bytesTotal: number | null };
 }
 interface Audience { id: string; status: string; personCount: number | null; errorName: string | null }
@@ -245,6 +246,102 @@ describe('network imports on loopback', () => {
     })).id);
     expect(refused).toMatchObject({ status: 'error', errorName: 'CopyImportFileError' });
     expect(refused.errorMessage).toContain('HTTP 403');
+  });
+});
+
+describe('SFTP host keys', () => {
+  /** A server of these tests' own: they replace its host key. */
+  let keyed: SftpFixture;
+  beforeAll(async () => {
+    keyed = await startSftpServer({ user: 'importer', password: SFTP_PASSWORD, files: { '/people.csv': 'customerId\nc-2\nc-3\n' } });
+  });
+  afterAll(async () => {
+    await keyed?.close();
+  });
+  const sftpSource = (extra: Record<string, unknown> = {}) => ({
+    type: 'ftp', ftpIdType: 'customerId', ftpHost: '127.0.0.1', ftpPort: keyed.port, ftpUsername: 'importer', ftpPassword: SFTP_PASSWORD,
+    ftpFileRoute: '/people.csv', isSecureFtp: true, ...extra,
+  });
+  /** A well-formed fingerprint of no server here. */
+  const OTHER_KEY = 'SHA256:x5fdnafud5spKn2iLJbuPRN2gKSZT1U7mSQpqXFCdTo';
+  const storedKey = async (id: string) => (await api.db.query<{ sftp_host_key: string | null }>('SELECT sftp_host_key FROM import_tasks WHERE id = $1', [id])).rows[0]!.sftp_host_key;
+
+  it('pins the key the first login meets; the same server connects again; another key is refused before logging in until the user confirms it', async () => {
+    const created = await createImport(owner, { name: 'SFTP first use', source: sftpSource() });
+    expect(created.config.ftpHostKeyFingerprint).toBeNull();
+    const first = await settled(owner, created.id);
+    expect(first).toMatchObject({ status: 'ready', personCount: 2 });
+    const pinned = keyed.hostKeyFingerprint;
+    expect(first.config.ftpHostKeyFingerprint).toBe(pinned);
+    expect(await storedKey(created.id)).toBe(pinned);
+
+    await owner.ok('retryImportTask', undefined, p({ taskId: created.id }));
+    expect(await settled(owner, created.id)).toMatchObject({ status: 'ready', personCount: 2, config: { ftpHostKeyFingerprint: pinned } });
+
+    // The same host and port now present another key: refused during the key exchange.
+    const replaced = keyed.replaceHostKey();
+    const logins = keyed.logins.length;
+    const reads = keyed.reads.length;
+    await owner.ok('retryImportTask', undefined, p({ taskId: created.id }));
+    const refused = await settled(owner, created.id);
+    expect(refused).toMatchObject({ status: 'error', errorName: 'CopyImportFileError', attempts: 1, config: { ftpHostKeyFingerprint: pinned } });
+    expect(refused.errorMessage).toContain(`presented the host key ${replaced}, but ${pinned} is pinned`);
+    expect(refused.errorMessage).toContain('confirm the new key: edit this import');
+    expect(keyed.logins).toHaveLength(logins); // no password was sent
+    expect(keyed.reads).toHaveLength(reads);
+    expect(await members(created.audienceId!)).toEqual(['c-2', 'c-3']);
+    expect(await storedKey(created.id)).toBe(pinned);
+
+    // Forgetting the key (null): the next login pins the new one.
+    const { ftpPassword: _password, ...withoutPassword } = sftpSource();
+    const { task: forgotten } = await owner.ok<{ task: Task }>('updateImportTask', { source: { ...withoutPassword, ftpHostKeyFingerprint: null } }, p({ taskId: created.id }));
+    expect(forgotten.config.ftpHostKeyFingerprint).toBeNull();
+    await owner.ok('retryImportTask', undefined, p({ taskId: created.id }));
+    expect(await settled(owner, created.id)).toMatchObject({ status: 'ready', config: { ftpHostKeyFingerprint: replaced } });
+  });
+
+  it('takes a fingerprint in advance: another one is refused without logging in, the server\'s own runs', async () => {
+    const logins = keyed.logins.length;
+    const wrong = await settled(owner, (await createImport(owner, { name: 'SFTP wrong key', source: sftpSource({ ftpHostKeyFingerprint: OTHER_KEY }) })).id);
+    expect(wrong).toMatchObject({ status: 'error', errorName: 'CopyImportFileError', attempts: 1, personCount: null });
+    expect(wrong.errorMessage).toContain(`presented the host key ${keyed.hostKeyFingerprint}, but ${OTHER_KEY} is pinned`);
+    expect(keyed.logins).toHaveLength(logins);
+    expect(await storedKey(wrong.id)).toBe(OTHER_KEY);
+
+    // Replacing the pinned fingerprint with the server's confirms it.
+    const { ftpPassword: _password, ...withoutPassword } = sftpSource();
+    const { task: confirmed } = await owner.ok<{ task: Task }>('updateImportTask', { source: { ...withoutPassword, ftpHostKeyFingerprint: keyed.hostKeyFingerprint } }, p({ taskId: wrong.id }));
+    expect(confirmed.config.ftpHostKeyFingerprint).toBe(keyed.hostKeyFingerprint);
+    await owner.ok('retryImportTask', undefined, p({ taskId: wrong.id }));
+    expect(await settled(owner, wrong.id)).toMatchObject({ status: 'ready', personCount: 2 });
+
+    const right = await settled(owner, (await createImport(owner, { name: 'SFTP right key', source: sftpSource({ ftpHostKeyFingerprint: ` ${keyed.hostKeyFingerprint} ` }) })).id);
+    expect(right).toMatchObject({ status: 'ready', personCount: 2, config: { ftpHostKeyFingerprint: keyed.hostKeyFingerprint } });
+  });
+
+  it('forgets the pinned key when the host or port changes (unless a new one is given), keeps it otherwise, and refuses malformed or FTP fingerprints', async () => {
+    const task = await settled(owner, (await createImport(owner, { name: 'SFTP edits', source: sftpSource({ ftpHostKeyFingerprint: keyed.hostKeyFingerprint }) })).id);
+    expect(task.status).toBe('ready');
+    const edit = async (source: Record<string, unknown>) => (await owner.ok<{ task: Task }>('updateImportTask', { source }, p({ taskId: task.id }))).task.config.ftpHostKeyFingerprint;
+    const { ftpPassword: _password, ...base } = sftpSource();
+    expect(await edit({ ...base, ftpFileRoute: '/other.csv', ftpIdType: 'deviceId' })).toBe(keyed.hostKeyFingerprint);
+    expect(await edit({ ...base, ftpPort: ftp.port })).toBeNull();
+    expect(await edit({ ...base, ftpPort: ftp.port, ftpHostKeyFingerprint: OTHER_KEY })).toBe(OTHER_KEY);
+    expect(await edit({ ...base, ftpHostKeyFingerprint: keyed.hostKeyFingerprint })).toBe(keyed.hostKeyFingerprint);
+    // Plain FTP has no host key: the pinned one goes, and one given is refused.
+    expect(await edit({ ...base, ftpPort: ftp.port, isSecureFtp: false })).toBeNull();
+    const ftpKey = await owner.call('updateImportTask', { source: { ...base, ftpPort: ftp.port, isSecureFtp: false, ftpHostKeyFingerprint: OTHER_KEY } }, p({ taskId: task.id }));
+    expect(ftpKey.httpStatus).toBe(400);
+    expect(ftpKey.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'source.ftpHostKeyFingerprint', message: 'host_key_sftp_only' }] });
+
+    for (const malformed of ['AAAA', OTHER_KEY.replace('SHA256:', 'MD5:'), `${OTHER_KEY}=`, OTHER_KEY.slice(0, -1), `${OTHER_KEY.slice(0, -1)}B`]) {
+      const answer = await owner.call('createImportTask', { name: `Malformed ${malformed}`, source: sftpSource({ ftpHostKeyFingerprint: malformed }) }, p());
+      expect(answer.httpStatus).toBe(400);
+      expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'source.ftpHostKeyFingerprint' }] });
+      expect(answer.body.message).toContain('ssh-keygen -lf');
+    }
+    const { tasks } = await owner.ok<{ tasks: Task[] }>('listImportTasks', undefined, p());
+    expect(tasks.filter((t) => t.name.startsWith('Malformed'))).toEqual([]);
   });
 });
 

@@ -48,4 +48,5 @@ export const sourceAddressProblems = (source: ImportSourceInput, policy: NetPoli
 export const ISSUE_TEXT: Readonly<Record<string, string>> = {
   private_address: 'the address is private; file addresses must be public',
   host_not_found: 'the host could not be resolved',
+  host_key_sftp_only: 'only SFTP servers have a host key: tick secure (SFTP) or leave the fingerprint empty',
 };

@@ -5,6 +5,8 @@ import type { Queryable } from '../../db/pool.ts';
 export interface ImportTaskRow {
   id: string; account_id: string; app_id: string; audience_id: string | null; audience_name: string | null; name: string;
   type: ImportTaskType; config: unknown; secret: Buffer | null; has_upload: boolean; status: ImportStatus;
+  /** SFTP: the pinned host key fingerprint (migration 056); null until given or met on the first login. */
+  sftp_host_key: string | null;
   rows_read: number; rows_matched: number; rows_unmatched: number; bytes_read: number; bytes_total: number | null;
   person_count: number | null; warning: string | null; error_name: string | null; error_message: string | null; error_line: number | null;
   queue: string; attempts: number; max_attempts: number; run_at: Date | null; locked_by: string | null; locked_until: Date | null;
@@ -31,23 +33,42 @@ export async function findTaskById(db: Queryable, id: string): Promise<ImportTas
 export interface NewTask {
   id: string; accountId: string; appId: string; audienceId: string; name: string; type: ImportTaskType; config: ImportConfig;
   secret: Buffer | null; hasUpload: boolean; queue: string; runNow: boolean; maxAttempts: number; createdBy: string;
+  /** SFTP: a host key fingerprint given in advance (null or absent: the first login pins one). */
+  hostKey?: string | null | undefined;
 }
 
 export async function insertTask(db: Queryable, t: NewTask): Promise<void> {
   await db.query(
-    `INSERT INTO import_tasks (id, account_id, app_id, audience_id, name, type, config, secret, has_upload, queue, run_at, max_attempts, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11 THEN now() END, $12, $13)`,
-    [t.id, t.accountId, t.appId, t.audienceId, t.name, t.type, JSON.stringify(t.config), t.secret, t.hasUpload, t.queue, t.runNow, t.maxAttempts, t.createdBy],
+    `INSERT INTO import_tasks (id, account_id, app_id, audience_id, name, type, config, secret, has_upload, queue, run_at, max_attempts, created_by, sftp_host_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11 THEN now() END, $12, $13, $14)`,
+    [t.id, t.accountId, t.appId, t.audienceId, t.name, t.type, JSON.stringify(t.config), t.secret, t.hasUpload, t.queue, t.runNow, t.maxAttempts, t.createdBy, t.hostKey ?? null],
   );
 }
 
-export async function updateTask(db: Queryable, id: string, patch: { name?: string | undefined; config?: ImportConfig | undefined; secret?: Buffer | null | undefined }): Promise<void> {
+/** `secret` and `hostKey`: undefined keeps the stored value, null clears it. */
+export async function updateTask(db: Queryable, id: string, patch: {
+  name?: string | undefined; config?: ImportConfig | undefined; secret?: Buffer | null | undefined; hostKey?: string | null | undefined;
+}): Promise<void> {
   await db.query(
     `UPDATE import_tasks SET name = coalesce($2, name), config = coalesce($3::jsonb, config),
-       secret = CASE WHEN $4 THEN $5::bytea ELSE secret END, updated_at = now()
+       secret = CASE WHEN $4 THEN $5::bytea ELSE secret END, sftp_host_key = CASE WHEN $6 THEN $7::text ELSE sftp_host_key END, updated_at = now()
      WHERE id = $1`,
-    [id, patch.name ?? null, patch.config ? JSON.stringify(patch.config) : null, patch.secret !== undefined, patch.secret ?? null],
+    [id, patch.name ?? null, patch.config ? JSON.stringify(patch.config) : null, patch.secret !== undefined, patch.secret ?? null, patch.hostKey !== undefined, patch.hostKey ?? null],
   );
+}
+
+/**
+ * Trust on first use: pins the host key an SFTP login met, only while none is pinned and the task
+ * still names the server that was reached (an edit in between changes nothing). Answers whether it
+ * was recorded.
+ */
+export async function recordHostKey(db: Queryable, id: string, server: { host: string; port: number }, fingerprint: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE import_tasks SET sftp_host_key = $4, updated_at = now()
+      WHERE id = $1 AND sftp_host_key IS NULL AND type = 'ftp' AND config->>'ftpHost' = $2 AND (config->>'ftpPort')::int = $3 AND (config->>'isSecureFtp')::boolean`,
+    [id, server.host, server.port, fingerprint],
+  );
+  return rowCount === 1;
 }
 
 /** Queues the task to run (again) from the start: progress and errors cleared, tries reset. */
@@ -71,9 +92,11 @@ export const isRunning = (row: ImportTaskRow) => row.status === 'in_progress' &&
 
 export function toImportTask(r: ImportTaskRow): ImportTask {
   const config = ImportConfig.safeParse({ ...(r.config as object), type: r.type });
+  const answered: ImportConfig = !config.success ? { type: 'csv' }
+    : config.data.type === 'ftp' ? { ...config.data, ftpHostKeyFingerprint: config.data.isSecureFtp ? r.sftp_host_key : null } : config.data;
   return {
     id: r.id, appId: r.app_id, audienceId: r.audience_name === null ? null : r.audience_id, audienceName: r.audience_name, name: r.name, type: r.type,
-    config: config.success ? config.data : ({ type: 'csv' }),
+    config: answered,
     hasPassword: r.type === 'ftp' && r.secret !== null, hasUpload: r.has_upload, status: r.status,
     progress: { rowsRead: r.rows_read, rowsMatched: r.rows_matched, rowsUnmatched: r.rows_unmatched, bytesRead: r.bytes_read, bytesTotal: r.bytes_total },
     personCount: r.person_count, warning: r.warning, errorName: r.error_name, errorMessage: r.error_message, errorLine: r.error_line,

@@ -1,6 +1,11 @@
 /**
  * Import tasks and object storage integrations. Creating a task creates (or names) its audience and
  * queues the job; the worker does the rest (run.ts). Secrets are sealed here and never answered.
+ *
+ * An SFTP source's host key fingerprint (`ftpHostKeyFingerprint`) is kept apart from the config
+ * (column sftp_host_key): given, it is pinned; null forgets it; absent on an edit keeps it unless
+ * the edit changes the server (host, port, or FTP to SFTP), which forgets it (the next login pins
+ * the key it meets). A plain FTP source has no host key: one given is refused.
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
@@ -36,12 +41,23 @@ function configOf(source: ImportSourceInput): ImportConfig {
       return config;
     }
     case 'ftp': {
-      const { ftpPassword: _password, ...config } = source;
+      const { ftpPassword: _password, ftpHostKeyFingerprint: _hostKey, ...config } = source;
       return config;
     }
     default:
       return source;
   }
+}
+
+/** The host key to write for a source (see the header); undefined keeps the pinned one. */
+export function hostKeyOf(source: ImportSourceInput, stored?: Pick<repo.ImportTaskRow, 'type' | 'config'>): string | null | undefined {
+  if (source.type !== 'ftp' || !source.isSecureFtp) return null;
+  if (source.ftpHostKeyFingerprint !== undefined) return source.ftpHostKeyFingerprint;
+  if (!stored) return null;
+  const before = stored.config as { ftpHost?: unknown; ftpPort?: unknown; isSecureFtp?: unknown };
+  const sameServer = stored.type === 'ftp' && before.isSecureFtp === true && before.ftpPort === source.ftpPort
+    && typeof before.ftpHost === 'string' && before.ftpHost.toLowerCase() === source.ftpHost.toLowerCase();
+  return sameServer ? undefined : null;
 }
 
 export function importRoutes(router: Router, deps: Deps): void {
@@ -57,6 +73,9 @@ export function importRoutes(router: Router, deps: Deps): void {
   async function sourceProblems(appId: string, source: ImportSourceInput, hasUpload: boolean, awaitUpload: boolean): Promise<FieldIssue[]> {
     const issues = await sourceAddressProblems(source, net());
     switch (source.type) {
+      case 'ftp':
+        if (!source.isSecureFtp && source.ftpHostKeyFingerprint) issues.push({ path: 'source.ftpHostKeyFingerprint', message: 'host_key_sftp_only' });
+        break;
       case 'csv':
       case 'csv_dynamic':
         if (!source.csvContent && !source.csvFileURL && !hasUpload && !awaitUpload) issues.push({ path: 'source.csvFileURL', message: 'Upload a CSV file or give its URL' });
@@ -120,7 +139,7 @@ export function importRoutes(router: Router, deps: Deps): void {
         }
         await repo.insertTask(client, {
           id, accountId: principal.account.id, appId: app.id, audienceId, name: body.name, type: source.type, config: configOf(source),
-          secret: sealedSecret(id, source) ?? null, hasUpload: inline !== null, queue: deps.config.JOB_QUEUE,
+          secret: sealedSecret(id, source) ?? null, hostKey: hostKeyOf(source) ?? null, hasUpload: inline !== null, queue: deps.config.JOB_QUEUE,
           runNow: !body.awaitUpload || inline !== null, maxAttempts: IMPORT_LIMITS.maxAttempts, createdBy: principal.user.id,
         });
         if (inline !== null) await storeInline(client, id, inline);
@@ -145,7 +164,10 @@ export function importRoutes(router: Router, deps: Deps): void {
     }
     const inline = source && (source.type === 'csv' || source.type === 'csv_dynamic') && source.csvContent ? source.csvContent : null;
     await tx(db, async (client) => {
-      await repo.updateTask(client, row.id, { name: body.name, config: source ? configOf(source) : undefined, secret: source ? sealedSecret(row.id, source) : undefined });
+      await repo.updateTask(client, row.id, {
+        name: body.name, config: source ? configOf(source) : undefined, secret: source ? sealedSecret(row.id, source) : undefined,
+        hostKey: source ? hostKeyOf(source, row) : undefined,
+      });
       if (inline !== null) {
         await storeInline(client, row.id, inline);
         await client.query('UPDATE import_tasks SET has_upload = true WHERE id = $1', [row.id]);

@@ -102,8 +102,15 @@ async function openSource(run: Run): Promise<SourceStream> {
     case 'https':
       return httpSource(config.httpsFileUrl, net);
     case 'ftp':
+      // SFTP: the pinned host key must be the one presented; without one, the first login pins it (trust on first use).
       return ftpSource({
         host: config.ftpHost, port: config.ftpPort, username: config.ftpUsername, password: secretsOf(run).ftpPassword ?? '', route: config.ftpFileRoute, secure: config.isSecureFtp,
+        hostKeyFingerprint: task.sftp_host_key,
+        onFirstHostKey: async (fingerprint) => {
+          if (await repo.recordHostKey(deps.db, task.id, { host: config.ftpHost, port: config.ftpPort }, fingerprint)) {
+            deps.log.info({ task: task.id, host: config.ftpHost, port: config.ftpPort, fingerprint }, 'import: SFTP host key pinned on first use');
+          }
+        },
       }, net);
     case 's3': {
       const integration = await repo.findIntegration(deps.db, task.app_id, config.s3IntegrationId);

@@ -7,13 +7,14 @@
  * file's size (IMPORT_LIMITS.uploadMaxBytes, as for uploads). Failures are CopyImportFileError,
  * recoverable when they look like network trouble or a server-side (5xx, 429, FTP 4xx) answer.
  *
- * SFTP host keys are not pinned (nothing stores a known host key yet): the connection is
- * encrypted but the server is not authenticated.
+ * SFTP host keys are pinned (net/fileServers.ts): with a fingerprint on the import, a server
+ * presenting another key is refused before logging in, a CopyImportFileError that is not retried
+ * and says what to do; without one, `onFirstHostKey` records the key the first login met (run.ts).
  */
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { AwsV4Signer } from 'aws4fetch';
 import { IMPORT_LIMITS } from '@gd/shared';
-import { FTPError, connectFtp, connectSftp, guardedRequest, limitedStream, type NetPolicy } from '../../net/index.ts';
+import { FTPError, HostKeyMismatch, connectFtp, connectSftp, guardedRequest, limitedStream, type NetPolicy } from '../../net/index.ts';
 import { ImportFailure, copyFailure } from './errors.ts';
 
 export interface SourceStream { stream: Readable; bytesTotal: number | null }
@@ -94,7 +95,13 @@ export async function s3Source(loc: S3Location, net: NetOptions): Promise<Source
   }
 }
 
-export interface FtpLocation { host: string; port: number; username: string; password: string; route: string; secure: boolean }
+export interface FtpLocation {
+  host: string; port: number; username: string; password: string; route: string; secure: boolean;
+  /** SFTP: the pinned host key fingerprint (null or absent: none pinned yet). */
+  hostKeyFingerprint?: string | null | undefined;
+  /** SFTP without a pinned key: called with the key the server presented once the login succeeded, before reading. */
+  onFirstHostKey?: ((fingerprint: string) => Promise<void>) | undefined;
+}
 
 const FTP_TRANSIENT = new Set([421, 425, 426, 450, 451, 452]);
 
@@ -147,13 +154,27 @@ function ftpFailure(error: unknown, what: string): ImportFailure {
 
 async function sftpSource(loc: FtpLocation, net: NetOptions): Promise<SourceStream> {
   const limits = limitsOf(net);
-  let sftp;
+  let connection;
   try {
-    sftp = await connectSftp(net.policy, { host: loc.host, port: loc.port, username: loc.username, password: loc.password, timeoutMs: limits.connectTimeoutMs, signal: net.signal });
+    connection = await connectSftp(net.policy, {
+      host: loc.host, port: loc.port, username: loc.username, password: loc.password, timeoutMs: limits.connectTimeoutMs, signal: net.signal,
+      hostKeyFingerprint: loc.hostKeyFingerprint,
+    });
   } catch (error) {
+    if (error instanceof HostKeyMismatch) {
+      throw new ImportFailure('CopyImportFileError', `CopyImportFileError: ${error.message}. If the server's key was changed on purpose, confirm the new key: edit this import and forget or replace its host key fingerprint; otherwise someone may be intercepting the connection`, { cause: error });
+    }
     throw copyFailure(error, `connecting to ${loc.host}:${loc.port} over SFTP`);
   }
-  const client = sftp;
+  const client = connection.sftp;
+  if (!loc.hostKeyFingerprint && loc.onFirstHostKey) {
+    try {
+      await loc.onFirstHostKey(connection.hostKeyFingerprint);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+  }
   try {
     const stat = await client.stat(loc.route);
     if (stat.size > limits.maxBytes) {

@@ -4,19 +4,25 @@
  *   report names or the account's active one (mailProviders/transport.ts: checked addresses, TLS
  *   verified). Some recipients refused while others accepted: delivered with a warning that names
  *   them. All refused, or no provider: a failure (retried, then error).
- * - SFTP: logged in with the sealed password or private key; uploaded under a temporary name and
+ * - SFTP: the server must present the report's pinned host key (read fresh at each delivery, so a
+ *   key confirmed by an edit counts at once); a server presenting another key is refused during
+ *   the key exchange, before the password or key is sent, and the run fails at once (permanent)
+ *   with a message naming both fingerprints and how to confirm the new key. Without a pinned key,
+ *   the first successful login pins the key it met (trust on first use; repository recordHostKey).
+ *   Then logged in with the sealed password or private key; uploaded under a temporary name and
  *   renamed into place, so a reader never sees half a file and a retry replaces it.
  *
  * A failure is a DeliveryFailed (retried with backoff by run.ts) unless `permanent` (nothing a
- * retry can change: no provider, credentials that no longer open).
+ * retry can change: no provider, credentials that no longer open, a host key that is not the
+ * pinned one).
  */
 import posixPath from 'node:path/posix';
 import type { Queryable } from '../../db/pool.ts';
-import { connectSftp, type NetPolicy } from '../../net/index.ts';
+import { HostKeyMismatch, connectSftp, type NetPolicy, type SftpConnection } from '../../net/index.ts';
 import { openSecrets } from '../imports/secretBox.ts';
 import { providerMailTransport } from '../mailProviders/transport.ts';
 import type { ReportFile } from './files.ts';
-import type { StoredTarget } from './repository.ts';
+import { pinnedHostKey, recordHostKey, type StoredTarget } from './repository.ts';
 
 export class DeliveryFailed extends Error {
   readonly permanent: boolean;
@@ -66,23 +72,32 @@ async function deliverByEmail(ctx: DeliveryContext, target: Extract<StoredTarget
 async function deliverBySftp(ctx: DeliveryContext, target: Extract<StoredTarget, { type: 'sftp' }>, file: ReportFile): Promise<string | null> {
   const secrets = ctx.report.secret ? openSecrets(ctx.serverSecret, ctx.report.id, ctx.report.secret) : null;
   if (!secrets) throw new DeliveryFailed('the SFTP password or key can no longer be read: enter it again', true);
-  let sftp: Awaited<ReturnType<typeof connectSftp>>;
+  const pinned = await pinnedHostKey(ctx.db, ctx.report.id);
+  let connection: SftpConnection;
   try {
-    sftp = await connectSftp(ctx.net, {
+    connection = await connectSftp(ctx.net, {
       host: target.host, port: target.port, username: target.username, password: secrets.password ?? '', privateKey: secrets.privateKey, signal: ctx.signal,
+      hostKeyFingerprint: pinned,
     });
   } catch (error) {
+    if (error instanceof HostKeyMismatch) {
+      throw new DeliveryFailed(`${error.message}. Nothing was uploaded. If the server's key was changed on purpose, confirm the new key: edit this report and forget or replace the SFTP host key fingerprint; otherwise someone may be intercepting the connection`, true);
+    }
     throw new DeliveryFailed(`the SFTP server refused the connection: ${errorText(error)}`);
   }
+  const { sftp } = connection;
   const finalPath = posixPath.join(target.path, file.fileName);
   const partPath = posixPath.join(target.path, `.${file.fileName}.part`);
   try {
-    await sftp.put(file.bytes, partPath);
-    if (await sftp.exists(finalPath)) await sftp.delete(finalPath);
-    await sftp.rename(partPath, finalPath);
-    return null;
-  } catch (error) {
-    throw new DeliveryFailed(`the SFTP upload to ${finalPath} failed: ${errorText(error)}`);
+    if (!pinned) await recordHostKey(ctx.db, ctx.report.id, target, connection.hostKeyFingerprint);
+    try {
+      await sftp.put(file.bytes, partPath);
+      if (await sftp.exists(finalPath)) await sftp.delete(finalPath);
+      await sftp.rename(partPath, finalPath);
+      return null;
+    } catch (error) {
+      throw new DeliveryFailed(`the SFTP upload to ${finalPath} failed: ${errorText(error)}`);
+    }
   } finally {
     await sftp.end().catch(() => undefined);
   }

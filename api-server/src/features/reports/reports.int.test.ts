@@ -3,6 +3,9 @@
  * - e-mail delivery through the account's active provider: the attached csv's rows equal the
  *   explore answer for the same days; the download is the same file; refused recipients warn;
  * - SFTP delivery (password and private key): the uploaded zip holds the main csv and the totals;
+ * - SFTP host keys: pinned by the first delivery or in advance; a server presenting another key is
+ *   refused before logging in (nothing uploaded, no retry) until an edit confirms the new key; a
+ *   host or port change forgets the pinned key; malformed fingerprints are refused (400);
  * - the schedule: a due report records one run for its slot and moves to the next slot; two
  *   claims of the same slot record one run;
  * - a worker that dies after the file or after the delivery: the run is taken over and delivered
@@ -183,7 +186,7 @@ describe('scheduled reports', () => {
       query: { event: 'product_view', breakdown: 'property', property: 'category', compare: true }, format: 'zip',
       target: { type: 'sftp', host: '127.0.0.1', port: sftp.port, username: SFTP_USER, password: SFTP_PASSWORD, path: '/out/daily' },
     }));
-    expect(report.target).toEqual({ type: 'sftp', host: '127.0.0.1', port: sftp.port, username: SFTP_USER, path: '/out/daily', hasPassword: true, hasPrivateKey: false });
+    expect(report.target).toEqual({ type: 'sftp', host: '127.0.0.1', port: sftp.port, username: SFTP_USER, path: '/out/daily', hasPassword: true, hasPrivateKey: false, hostKeyFingerprint: null });
     expect(JSON.stringify(report)).not.toContain(SFTP_PASSWORD);
     const { rows: sealed } = await api.db.query<{ secret: Buffer }>('SELECT secret FROM scheduled_reports WHERE id = $1 AND app_id = $2', [report.id, f.app.id]);
     expect(sealed[0]!.secret.toString('latin1')).not.toContain(SFTP_PASSWORD);
@@ -213,6 +216,91 @@ describe('scheduled reports', () => {
     expect(commsRun).toMatchObject({ status: 'warning', warning: 'The report has no data for its days', rowCount: 0 });
     expect(parseCsv(sftp.files.get(`/out/${commsRun.fileName}`)!.toString('utf8'))[0]).toEqual(expect.arrayContaining(['message', 'campaign', 'sents', 'previous_sents']));
     expect(sftp.logins.some((l) => l.method === 'publickey' && l.accepted)).toBe(true);
+  });
+
+  describe('SFTP host keys', () => {
+    /** A server of these tests' own: they replace its host key. */
+    let keyed: SftpSink;
+    beforeAll(async () => {
+      keyed = await startSftpSink({ user: SFTP_USER, password: SFTP_PASSWORD });
+    });
+    afterAll(async () => {
+      await keyed?.close();
+    });
+    /** A well-formed fingerprint of no server here. */
+    const OTHER_KEY = 'SHA256:Z1yRF4efBE+7iV3G4G0bp18dnCBBPUAdOHUBYOmD6E4';
+    const sftpTarget = (extra: Record<string, unknown> = {}) => ({ type: 'sftp', host: '127.0.0.1', port: keyed.port, username: SFTP_USER, password: SFTP_PASSWORD, path: '/keyed', ...extra });
+    const targetOf = async (f: Fixture, reportId: string) => (await f.client.ok<{ report: Report }>('getReport', undefined, { appId: f.app.id, reportId })).report.target;
+    const edit = async (f: Fixture, report: Report, target: Record<string, unknown>) =>
+      (await f.client.ok<{ report: Report }>('updateReport', exploreInput({ name: report.name, target }), { appId: f.app.id, reportId: report.id })).report.target;
+
+    it('pins the key the first delivery meets; the same server delivers again; another key fails the run at once, before logging in, until an edit confirms it', async () => {
+      const f = await fixture();
+      const report = await create(f, exploreInput({ target: sftpTarget() }));
+      expect(report.target).toMatchObject({ type: 'sftp', hostKeyFingerprint: null });
+      const first = await settled(f, report.id, (await runNow(f, report.id)).id);
+      expect(first.status).toBe('ready');
+      const pinned = keyed.hostKeyFingerprint;
+      expect(await targetOf(f, report.id)).toMatchObject({ hostKeyFingerprint: pinned });
+      const second = await settled(f, report.id, (await runNow(f, report.id)).id);
+      expect(second.status).toBe('ready');
+      expect(keyed.files.has(`/keyed/${second.fileName}`)).toBe(true);
+
+      // The same host and port now present another key.
+      const replaced = keyed.replaceHostKey();
+      const files = [...keyed.files.keys()];
+      const logins = keyed.logins.length;
+      const refused = await settled(f, report.id, (await runNow(f, report.id)).id);
+      expect(refused).toMatchObject({ status: 'error', attempts: 1, lastError: null, deliveredAt: null });
+      expect(refused.errorMessage).toContain(`presented the host key ${replaced}, but ${pinned} is pinned`);
+      expect(refused.errorMessage).toContain('confirm the new key: edit this report');
+      expect([...keyed.files.keys()]).toEqual(files);
+      expect(keyed.logins).toHaveLength(logins); // no password was sent
+      expect(await targetOf(f, report.id)).toMatchObject({ hostKeyFingerprint: pinned });
+      // The file is kept for download.
+      expect((await download(f, report.id, refused.id)).status).toBe(200);
+
+      // Replacing the pinned fingerprint with the new one (the password kept) confirms it.
+      const { password: _password, ...withoutPassword } = sftpTarget();
+      expect(await edit(f, report, { ...withoutPassword, hostKeyFingerprint: replaced })).toMatchObject({ hostKeyFingerprint: replaced, hasPassword: true });
+      const confirmed = await settled(f, report.id, (await runNow(f, report.id)).id);
+      expect(confirmed.status).toBe('ready');
+      expect(keyed.files.has(`/keyed/${confirmed.fileName}`)).toBe(true);
+    });
+
+    it('takes a fingerprint in advance (another one is refused, the server\'s own delivers), forgets it when the host or port changes, and refuses malformed ones', async () => {
+      const f = await fixture();
+      const logins = keyed.logins.length;
+      const files = keyed.files.size;
+      const report = await create(f, exploreInput({ target: sftpTarget({ hostKeyFingerprint: OTHER_KEY }) }));
+      expect(report.target).toMatchObject({ hostKeyFingerprint: OTHER_KEY });
+      const refused = await settled(f, report.id, (await runNow(f, report.id)).id);
+      expect(refused).toMatchObject({ status: 'error', attempts: 1 });
+      expect(refused.errorMessage).toContain(`presented the host key ${keyed.hostKeyFingerprint}, but ${OTHER_KEY} is pinned`);
+      expect(keyed.logins).toHaveLength(logins);
+      expect(keyed.files.size).toBe(files);
+
+      const matching = await create(f, exploreInput({ target: sftpTarget({ hostKeyFingerprint: keyed.hostKeyFingerprint }) }));
+      const delivered = await settled(f, matching.id, (await runNow(f, matching.id)).id);
+      expect(delivered.status).toBe('ready');
+      expect(keyed.files.has(`/keyed/${delivered.fileName}`)).toBe(true);
+
+      // Edits: other fields keep the pinned key, another port forgets it unless one is given, null forgets it.
+      const { password: _password, ...base } = sftpTarget();
+      expect(await edit(f, matching, { ...base, path: '/elsewhere', username: 'someone', password: 'x' })).toMatchObject({ hostKeyFingerprint: keyed.hostKeyFingerprint });
+      expect(await edit(f, matching, { ...base, port: sftp.port, password: SFTP_PASSWORD })).toMatchObject({ hostKeyFingerprint: null });
+      expect(await edit(f, matching, { ...base, port: sftp.port, password: SFTP_PASSWORD, hostKeyFingerprint: OTHER_KEY })).toMatchObject({ hostKeyFingerprint: OTHER_KEY });
+      expect(await edit(f, matching, { ...base, port: sftp.port, hostKeyFingerprint: null })).toMatchObject({ hostKeyFingerprint: null });
+      expect(await edit(f, matching, { type: 'email', recipients: ['keys@acme.example.com'] })).not.toHaveProperty('hostKeyFingerprint');
+      expect((await api.db.query<{ sftp_host_key: string | null }>('SELECT sftp_host_key FROM scheduled_reports WHERE id = $1', [matching.id])).rows[0]!.sftp_host_key).toBeNull();
+
+      for (const malformed of ['SHA256:', OTHER_KEY.slice(0, -1), `${OTHER_KEY}=`, 'ab:cd:ef:01', `${OTHER_KEY.slice(0, -1)}F`]) {
+        const answer = await f.client.call('createReport', exploreInput({ target: sftpTarget({ hostKeyFingerprint: malformed }) }), { appId: f.app.id });
+        expect(answer.httpStatus).toBe(400);
+        expect(answer.body).toMatchObject({ status: 'KO', code: ErrorCode.MANDATORY, details: [{ path: 'target.hostKeyFingerprint' }] });
+        expect(answer.body.message).toContain('ssh-keygen -lf');
+      }
+    });
   });
 
   it('e-mails a funnel report (zip: steps, over time, time to convert) and a cohort report, whose rows are their answers', async () => {

@@ -1,7 +1,9 @@
 /**
  * SQL of scheduled reports (migration 038): reports and their runs, every query scoped by the app
  * (or, for the background jobs, by the claimed row's id and its lease). The run's own progress
- * writes are in run.ts; the SFTP secret is read only by `reportSecret` (the delivery).
+ * writes are in run.ts; the SFTP secret is read only by `reportSecret` (the delivery). An SFTP
+ * target's pinned host key is the column sftp_host_key (migration 056), read fresh by the delivery
+ * (`pinnedHostKey`) and written on first use by `recordHostKey`.
  */
 import type { ExportFormat, ExportStatus, Report, ReportKind, ReportRange, ReportRun, ReportSchedule, ReportTarget } from '@gd/shared';
 import type { Queryable } from '../../db/pool.ts';
@@ -13,7 +15,7 @@ export type StoredTarget =
 
 export interface ReportRow {
   id: string; account_id: string; app_id: string; name: string; kind: ReportKind; query: Record<string, unknown>; range: ReportRange;
-  schedule: ReportSchedule; format: ExportFormat; target: StoredTarget; has_password: boolean; has_private_key: boolean; active: boolean;
+  schedule: ReportSchedule; format: ExportFormat; target: StoredTarget; has_password: boolean; has_private_key: boolean; sftp_host_key: string | null; active: boolean;
   queue: string; run_at: Date | null; created_by: string | null; created_at: Date; updated_at: Date; timezone: string;
 }
 
@@ -26,7 +28,7 @@ export interface RunRow {
 
 const REPORT_COLUMNS = `r.id, r.account_id, r.app_id, r.name, r.kind, r.query, r.range, r.schedule, r.format, r.target,
   coalesce(r.secret_kinds @> ARRAY['password'], false) AS has_password, coalesce(r.secret_kinds @> ARRAY['privateKey'], false) AS has_private_key,
-  r.active, r.queue, r.run_at, r.created_by, r.created_at, r.updated_at, a.timezone`;
+  r.sftp_host_key, r.active, r.queue, r.run_at, r.created_by, r.created_at, r.updated_at, a.timezone`;
 const RUN_COLUMNS = `id, account_id, app_id, report_id, slot, trigger, to_char(start_day, 'YYYY-MM-DD') AS start_day, to_char(end_day, 'YYYY-MM-DD') AS end_day,
   status, row_count, byte_size, file_name, delivered_at, warning, error_message, last_error, attempts, max_attempts, run_at, created_at, finished_at`;
 
@@ -61,13 +63,15 @@ export async function reportSecret(db: Queryable, appId: string, id: string): Pr
 export interface ReportWrite {
   name: string; kind: ReportKind; query: Record<string, unknown>; range: ReportRange; schedule: ReportSchedule; format: ExportFormat;
   target: StoredTarget; secret: Buffer | null; secretKinds: string[]; active: boolean; runAt: Date | null;
+  /** The SFTP host key fingerprint to pin (null: none, the first delivery pins one); undefined on an update keeps the pinned one. */
+  hostKey: string | null | undefined;
 }
 
 export async function insertReport(db: Queryable, r: ReportWrite & { id: string; accountId: string; appId: string; queue: string; createdBy: string }): Promise<void> {
   await db.query(
-    `INSERT INTO scheduled_reports (id, account_id, app_id, name, kind, query, range, schedule, format, target, secret, secret_kinds, active, queue, run_at, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-    [r.id, r.accountId, r.appId, r.name, r.kind, r.query, r.range, r.schedule, r.format, r.target, r.secret, r.secretKinds, r.active, r.queue, r.runAt, r.createdBy],
+    `INSERT INTO scheduled_reports (id, account_id, app_id, name, kind, query, range, schedule, format, target, secret, secret_kinds, active, queue, run_at, created_by, sftp_host_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    [r.id, r.accountId, r.appId, r.name, r.kind, r.query, r.range, r.schedule, r.format, r.target, r.secret, r.secretKinds, r.active, r.queue, r.runAt, r.createdBy, r.hostKey ?? null],
   );
 }
 
@@ -75,9 +79,28 @@ export async function insertReport(db: Queryable, r: ReportWrite & { id: string;
 export async function updateReport(db: Queryable, appId: string, id: string, r: ReportWrite): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE scheduled_reports SET name = $3, kind = $4, query = $5, range = $6, schedule = $7, format = $8, target = $9, secret = $10, secret_kinds = $11,
-            active = $12, run_at = $13, attempts = 0, updated_at = now()
+            active = $12, run_at = $13, attempts = 0, sftp_host_key = CASE WHEN $14 THEN $15::text ELSE sftp_host_key END, updated_at = now()
       WHERE id = $1 AND app_id = $2 AND deleted_at IS NULL`,
-    [id, appId, r.name, r.kind, r.query, r.range, r.schedule, r.format, r.target, r.secret, r.secretKinds, r.active, r.runAt],
+    [id, appId, r.name, r.kind, r.query, r.range, r.schedule, r.format, r.target, r.secret, r.secretKinds, r.active, r.runAt, r.hostKey !== undefined, r.hostKey ?? null],
+  );
+  return rowCount === 1;
+}
+
+/** For the delivery: the report's pinned SFTP host key as it is now (null: none yet). */
+export async function pinnedHostKey(db: Queryable, reportId: string): Promise<string | null> {
+  return (await db.query<{ sftp_host_key: string | null }>('SELECT sftp_host_key FROM scheduled_reports WHERE id = $1', [reportId])).rows[0]?.sftp_host_key ?? null;
+}
+
+/**
+ * Trust on first use: pins the host key the delivery's login met, only while none is pinned and the
+ * report still targets the server that was reached (an edit meanwhile changes nothing). Answers
+ * whether it was recorded.
+ */
+export async function recordHostKey(db: Queryable, reportId: string, server: { host: string; port: number }, fingerprint: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE scheduled_reports SET sftp_host_key = $4
+      WHERE id = $1 AND sftp_host_key IS NULL AND target->>'type' = 'sftp' AND target->>'host' = $2 AND (target->>'port')::int = $3`,
+    [reportId, server.host, server.port, fingerprint],
   );
   return rowCount === 1;
 }
@@ -132,7 +155,10 @@ export const toReportRun = (r: RunRow): ReportRun => ({
 export function toReport(r: ReportRow, lastRun: RunRow | null): Report {
   const target: ReportTarget = r.target.type === 'email'
     ? { type: 'email', mailProviderId: r.target.mailProviderId, recipients: r.target.recipients }
-    : { type: 'sftp', host: r.target.host, port: r.target.port, username: r.target.username, path: r.target.path, hasPassword: r.has_password, hasPrivateKey: r.has_private_key };
+    : {
+        type: 'sftp', host: r.target.host, port: r.target.port, username: r.target.username, path: r.target.path, hasPassword: r.has_password, hasPrivateKey: r.has_private_key,
+        hostKeyFingerprint: r.sftp_host_key,
+      };
   return {
     id: r.id, appId: r.app_id, name: r.name, kind: r.kind, query: r.query, range: r.range,
     schedule: { frequency: r.schedule.frequency, minute: r.schedule.minute, hour: r.schedule.hour, weekday: r.schedule.weekday, monthDay: r.schedule.monthDay },

@@ -8,6 +8,10 @@
  * one: 10004), and without one the account must have an active provider; an SFTP host must be
  * public (the loopback tests allow excepted) and have a password or key (kept on an edit unless the
  * host, port or user changes: then it must be given again). Names are unique per app (30).
+ *
+ * An SFTP target's host key fingerprint (`hostKeyFingerprint`, column sftp_host_key): given, it is
+ * pinned; null forgets it; absent on an edit keeps it unless the host or port changes, which
+ * forgets it (the next delivery pins the key it meets). An e-mail target has none.
  */
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
@@ -50,22 +54,25 @@ export function reportRoutes(router: Router, deps: Deps): void {
       } else if (!(await providerSettings(db, accountId, 'active'))) {
         return { failure: invalid([{ path: 'target.mailProviderId', message: 'no_active_provider' }]) };
       }
-      return { target: { type: 'email', mailProviderId: t.mailProviderId, recipients: [...new Set(t.recipients)] } as repo.StoredTarget, secret: null, secretKinds: [] as string[] };
+      return { target: { type: 'email', mailProviderId: t.mailProviderId, recipients: [...new Set(t.recipients)] } as repo.StoredTarget, secret: null, secretKinds: [] as string[], hostKey: null };
     }
     const issues = await addressProblems([{ path: 'target.host', host: t.host }], netPolicy(deps.config));
     if (issues.length) return { failure: invalid(issues) };
     const target: repo.StoredTarget = { type: 'sftp', host: t.host, port: t.port, username: t.username, path: t.path };
+    const sameServer = stored?.target.type === 'sftp' && stored.target.host.toLowerCase() === t.host.toLowerCase() && stored.target.port === t.port;
+    // undefined keeps the pinned key (the same server); null forgets it.
+    const hostKey = t.hostKeyFingerprint !== undefined ? t.hostKeyFingerprint : sameServer ? undefined : null;
     if (t.password !== undefined || t.privateKey !== undefined) {
       const secrets: Record<string, string> = {};
       if (t.password !== undefined) secrets.password = t.password;
       if (t.privateKey !== undefined) secrets.privateKey = t.privateKey;
-      return { target, secret: sealSecrets(deps.secret, reportId, secrets), secretKinds: Object.keys(secrets) };
+      return { target, secret: sealSecrets(deps.secret, reportId, secrets), secretKinds: Object.keys(secrets), hostKey };
     }
     const same = stored?.target.type === 'sftp' && stored.target.host === t.host && stored.target.port === t.port && stored.target.username === t.username;
     const kept = same ? (await repo.reportSecret(db, stored.app_id, stored.id))?.secret ?? null : null;
     const opened = kept ? openSecrets(deps.secret, reportId, kept) : null;
     if (!opened) return { failure: invalid([{ path: 'target.password', message: stored?.target.type === 'sftp' ? 'password_again' : 'password_or_key' }]) };
-    return { target, secret: kept, secretKinds: Object.keys(opened) };
+    return { target, secret: kept, secretKinds: Object.keys(opened), hostKey };
   }
 
   const runAtOf = (body: ReportInput, timezone: string) => (body.active ? new Date(nextSlot(body.schedule, timezone, Date.now())) : null);
@@ -86,7 +93,7 @@ export function reportRoutes(router: Router, deps: Deps): void {
       await repo.insertReport(db, {
         id, accountId: principal.account.id, appId: app.id, queue: deps.config.JOB_QUEUE, createdBy: principal.user.id,
         name: body.name, kind: body.kind, query: body.query, range: body.range, schedule: body.schedule, format: body.format,
-        target: prepared.target, secret: prepared.secret, secretKinds: prepared.secretKinds, active: body.active, runAt: runAtOf(body, app.timezone),
+        target: prepared.target, secret: prepared.secret, secretKinds: prepared.secretKinds, hostKey: prepared.hostKey ?? null, active: body.active, runAt: runAtOf(body, app.timezone),
       });
     } catch (error) {
       if (isUniqueViolation(error)) return taken();
@@ -105,7 +112,7 @@ export function reportRoutes(router: Router, deps: Deps): void {
     try {
       const done = await repo.updateReport(db, app.id, stored.id, {
         name: body.name, kind: body.kind, query: body.query, range: body.range, schedule: body.schedule, format: body.format,
-        target: prepared.target, secret: prepared.secret, secretKinds: prepared.secretKinds, active: body.active, runAt: runAtOf(body, app.timezone),
+        target: prepared.target, secret: prepared.secret, secretKinds: prepared.secretKinds, hostKey: prepared.hostKey, active: body.active, runAt: runAtOf(body, app.timezone),
       });
       if (!done) return noReport();
     } catch (error) {

@@ -47,7 +47,7 @@ export function ImportDialog({ appId, task, audiences, onClose, onSaved }: Impor
   const form = useForm<FormValues>({
     initialValues: task ? valuesOf(task, today, addDays(today, -6)) : emptyValues(today, addDays(today, -6)),
     validate: (values) => {
-      const raw = schemaValidator<FormValues>(Checked, t, {}, (v) => ({ name: v.name, source: sourceOf(v.source) }))(values);
+      const raw = schemaValidator<FormValues>(Checked, t, { 'source.ftpHostKeyFingerprint': 'imports.hostKey.invalid' }, (v) => ({ name: v.name, source: sourceOf(v.source) }))(values);
       const errors: Record<string, string> = {};
       for (const [path, message] of Object.entries(raw)) errors[fieldOf(path)] ??= message;
       if (!task && values.target === 'existing' && !values.audienceId) errors.audienceId = t('validation.required');

@@ -2,7 +2,8 @@
  * The fields of an import's source, by type (SPEC.md section 3): file or URL for csv types, URL
  * for https, server, login and path for FTP/SFTP (port 21 by default, 22 proposed for SFTP), storage and
  * path for S3, KPI, date range and filters for a performance report, a segment for segment.
- * Passwords are write-only: an edit shows that one is stored, never the value.
+ * Passwords are write-only: an edit shows that one is stored, never the value. An SFTP server's
+ * host key fingerprint: the pinned one read-only (replace, forget), or one to paste (HostKeyField).
  */
 import { Button, Checkbox, FileButton, Group, Input, MultiSelect, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
@@ -12,7 +13,8 @@ import { AudienceIdType } from '@gd/shared/segment/audience';
 import { KpiType, type S3Integration } from '@gd/shared/schemas/imports';
 import type { SegmentSummary } from '@gd/shared/schemas/segments';
 import { useT } from '../../i18n/useT.ts';
-import { asksIdType, takesFile, type FormValues } from './formModel.ts';
+import { asksIdType, ftpHostKeyState, takesFile, type FormValues } from './formModel.ts';
+import { HostKeyField } from '../../ui/HostKeyField.tsx';
 import { formatBytes, idTypeKey } from './progress.ts';
 
 export interface SourceFieldsProps {
@@ -150,6 +152,18 @@ function FtpFields({ form, hasPassword }: SourceFieldsProps) {
         />
       </SimpleGrid>
       <TextInput label={t('imports.fields.ftpFileRoute')} placeholder="/exports/customers.csv" required {...form.getInputProps('source.ftpFileRoute')} />
+      {form.values.source.isSecureFtp && (
+        <HostKeyField
+          state={ftpHostKeyState(form.values.source)}
+          pinned={form.values.source.pinnedHostKey}
+          input={form.getInputProps('source.ftpHostKeyFingerprint')}
+          onForget={(forget) => {
+            form.setFieldValue('source.forgetHostKey', forget);
+            form.setFieldValue('source.ftpHostKeyFingerprint', '');
+          }}
+          onClearTyped={() => form.setFieldValue('source.ftpHostKeyFingerprint', '')}
+        />
+      )}
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ImportSourceInput, type ImportTask } from '@gd/shared/schemas/imports';
-import { emptyValues, fieldOf, sourceOf, valuesOf } from './formModel.ts';
+import { emptyValues, fieldOf, ftpHostKeyState, sourceOf, valuesOf } from './formModel.ts';
 
 const values = () => emptyValues('2026-11-22', '2026-11-16');
 
@@ -28,8 +28,38 @@ describe('import form model', () => {
       config: { type: 'ftp', ftpIdType: 'deviceId', ftpHost: 'h', ftpPort: 22, ftpUsername: 'u', ftpFileRoute: '/f', isSecureFtp: true },
     } as unknown as ImportTask;
     const v = valuesOf(task, '2026-11-22', '2026-11-16');
-    expect(v).toMatchObject({ name: 'FTP', target: 'existing', audienceId: 'a', source: { type: 'ftp', idType: 'deviceId', ftpPort: 22, ftpPassword: '' } });
+    expect(v).toMatchObject({ name: 'FTP', target: 'existing', audienceId: 'a', source: { type: 'ftp', idType: 'deviceId', ftpPort: 22, ftpPassword: '', pinnedHostKey: null } });
     expect(sourceOf(v.source)).toEqual({ ...task.config, ftpPassword: undefined });
+  });
+
+  it('shows an SFTP task\'s pinned host key and sends it only when typed or forgotten', () => {
+    const PINNED = 'SHA256:x5fdnafud5spKn2iLJbuPRN2gKSZT1U7mSQpqXFCdTo';
+    const OTHER = 'SHA256:Z1yRF4efBE+7iV3G4G0bp18dnCBBPUAdOHUBYOmD6E4';
+    const task = {
+      id: 't', name: 'SFTP', type: 'ftp', audienceId: 'a', hasPassword: true,
+      config: { type: 'ftp', ftpIdType: 'customerId', ftpHost: 'files.example.com', ftpPort: 22, ftpUsername: 'u', ftpFileRoute: '/f', isSecureFtp: true, ftpHostKeyFingerprint: PINNED },
+    } as unknown as ImportTask;
+    const s = valuesOf(task, '2026-11-22', '2026-11-16').source;
+    expect(s).toMatchObject({ pinnedHostKey: { fingerprint: PINNED, host: 'files.example.com', port: 22 }, ftpHostKeyFingerprint: '', forgetHostKey: false });
+    // Kept: nothing sent (the server keeps it).
+    expect(ftpHostKeyState(s)).toBe('pinned');
+    expect(sourceOf(s)).not.toHaveProperty('ftpHostKeyFingerprint');
+    // Forgotten: null; replaced or given in advance: the typed one, trimmed, and valid for the schema.
+    expect(ftpHostKeyState({ ...s, forgetHostKey: true })).toBe('forgotten');
+    expect(sourceOf({ ...s, forgetHostKey: true })).toMatchObject({ ftpHostKeyFingerprint: null });
+    const replaced = sourceOf({ ...s, ftpHostKeyFingerprint: ` ${OTHER} ` });
+    expect(replaced).toMatchObject({ ftpHostKeyFingerprint: OTHER });
+    expect(ImportSourceInput.safeParse(replaced).success).toBe(true);
+    expect(ImportSourceInput.safeParse(sourceOf({ ...s, ftpHostKeyFingerprint: 'SHA256:nope' })).success).toBe(false);
+    // Another host or port: the form warns that saving forgets it; nothing is sent.
+    expect(ftpHostKeyState({ ...s, ftpPort: '2222' })).toBe('serverChanged');
+    expect(ftpHostKeyState({ ...s, ftpHost: ' FILES.example.com ' })).toBe('pinned');
+    expect(sourceOf({ ...s, ftpHost: 'other.example.com' })).not.toHaveProperty('ftpHostKeyFingerprint');
+    // A new source: trust on first use unless one is typed; plain FTP sends none.
+    const fresh = { ...values().source, type: 'ftp' as const, ftpHost: 'h', ftpFileRoute: '/f', isSecureFtp: true };
+    expect(ftpHostKeyState(fresh)).toBe('firstUse');
+    expect(sourceOf(fresh)).not.toHaveProperty('ftpHostKeyFingerprint');
+    expect(sourceOf({ ...fresh, isSecureFtp: false, ftpHostKeyFingerprint: OTHER })).not.toHaveProperty('ftpHostKeyFingerprint');
   });
 
   it('puts schema and server paths on the form fields', () => {

@@ -1,10 +1,11 @@
 /**
  * The import form's values and their mapping to and from the API's source (SPEC.md section 3
  * field names): one flat set of fields for every type, so switching the type keeps what was typed.
- * Pure: tested in formModel.test.ts.
+ * Pure: tested in formModel.test.ts. An SFTP source's host key follows ui/hostKey.ts.
  */
 import type { AudienceIdType } from '@gd/shared/segment/audience';
 import type { ImportSourceInput, ImportTask, ImportTaskType, KpiType } from '@gd/shared/schemas/imports';
+import { hostKeyField, hostKeyState, type HostKeyState, type PinnedHostKey } from '../../ui/hostKey.ts';
 import { splitIds } from './progress.ts';
 
 export interface SourceValues {
@@ -19,6 +20,12 @@ export interface SourceValues {
   ftpPassword: string;
   ftpFileRoute: string;
   isSecureFtp: boolean;
+  /** SFTP: the task's pinned host key and the server it was pinned for (read-only; null: none). */
+  pinnedHostKey: PinnedHostKey | null;
+  /** SFTP: a fingerprint typed in, in advance or replacing the pinned one (empty: none). */
+  ftpHostKeyFingerprint: string;
+  /** SFTP: forget the pinned key (the next login pins the key it meets). */
+  forgetHostKey: boolean;
   s3IntegrationId: string;
   s3FileRoute: string;
   kpiType: KpiType;
@@ -46,7 +53,8 @@ export function emptyValues(today: string, weekAgo: string): FormValues {
     name: '', target: 'new', audienceId: '', isTest: false,
     source: {
       type: 'csv', idType: 'customerId', csvFileURL: '', httpsFileUrl: '', ftpHost: '', ftpPort: 21, ftpUsername: '', ftpPassword: '',
-      ftpFileRoute: '', isSecureFtp: false, s3IntegrationId: '', s3FileRoute: '', kpiType: 'impacts', startDay: weekAgo, endDay: today,
+      ftpFileRoute: '', isSecureFtp: false, pinnedHostKey: null, ftpHostKeyFingerprint: '', forgetHostKey: false,
+      s3IntegrationId: '', s3FileRoute: '', kpiType: 'impacts', startDay: weekAgo, endDay: today,
       channels: [], campaignIds: '', messageIds: '', segmentId: '', adobeId: '', adobeSegmentId: '',
     },
   };
@@ -68,7 +76,10 @@ export function valuesOf(task: ImportTask, today: string, weekAgo: string): Form
       Object.assign(s, { httpsFileUrl: c.httpsFileUrl, idType: c.httpsIdType });
       break;
     case 'ftp':
-      Object.assign(s, { ftpHost: c.ftpHost, ftpPort: c.ftpPort, ftpUsername: c.ftpUsername, ftpFileRoute: c.ftpFileRoute, isSecureFtp: c.isSecureFtp, idType: c.ftpIdType });
+      Object.assign(s, {
+        ftpHost: c.ftpHost, ftpPort: c.ftpPort, ftpUsername: c.ftpUsername, ftpFileRoute: c.ftpFileRoute, isSecureFtp: c.isSecureFtp, idType: c.ftpIdType,
+        pinnedHostKey: c.isSecureFtp && c.ftpHostKeyFingerprint ? { fingerprint: c.ftpHostKeyFingerprint, host: c.ftpHost, port: c.ftpPort } : null,
+      });
       break;
     case 's3':
       Object.assign(s, { s3IntegrationId: c.s3IntegrationId, s3FileRoute: c.s3FileRoute, idType: c.s3IdType });
@@ -95,6 +106,11 @@ export function valuesOf(task: ImportTask, today: string, weekAgo: string): Form
 
 const opt = (v: string) => (v.trim() ? v.trim() : undefined);
 
+/** The SFTP host key's state for the form (ui/hostKey.ts). */
+export const ftpHostKeyState = (v: SourceValues): HostKeyState => hostKeyState({
+  host: v.ftpHost, port: v.ftpPort, hostKeyFingerprint: v.ftpHostKeyFingerprint, forgetHostKey: v.forgetHostKey, pinnedHostKey: v.pinnedHostKey,
+});
+
 /** The source to send (validated by the shared schema before it leaves). */
 export function sourceOf(v: SourceValues): ImportSourceInput {
   switch (v.type) {
@@ -104,11 +120,14 @@ export function sourceOf(v: SourceValues): ImportSourceInput {
       return { type: 'csv_dynamic', csvFileURL: opt(v.csvFileURL), csvIdType: v.idType };
     case 'https':
       return { type: 'https', httpsIdType: v.idType, httpsFileUrl: v.httpsFileUrl.trim() };
-    case 'ftp':
+    case 'ftp': {
+      const hostKey = v.isSecureFtp ? hostKeyField(ftpHostKeyState(v), v.ftpHostKeyFingerprint) : undefined;
       return {
         type: 'ftp', ftpIdType: v.idType, ftpHost: v.ftpHost.trim(), ftpPort: Number(v.ftpPort), ftpUsername: v.ftpUsername.trim(),
         ftpPassword: v.ftpPassword === '' ? undefined : v.ftpPassword, ftpFileRoute: v.ftpFileRoute.trim(), isSecureFtp: v.isSecureFtp,
+        ...(hostKey !== undefined ? { ftpHostKeyFingerprint: hostKey } : {}),
       };
+    }
     case 's3':
       return { type: 's3', s3IdType: v.idType, s3IntegrationId: v.s3IntegrationId, s3FileRoute: v.s3FileRoute.trim() };
     case 'performance_report':
@@ -142,7 +161,7 @@ export function fieldOf(path: string): string {
 /** Every form field an error may land on. */
 export const FORM_FIELDS = [
   'name', 'audienceId', 'source.type', 'source.idType', 'source.csvFileURL', 'source.httpsFileUrl', 'source.ftpHost', 'source.ftpPort',
-  'source.ftpUsername', 'source.ftpPassword', 'source.ftpFileRoute', 'source.s3IntegrationId', 'source.s3FileRoute', 'source.kpiType',
+  'source.ftpUsername', 'source.ftpPassword', 'source.ftpFileRoute', 'source.ftpHostKeyFingerprint', 'source.s3IntegrationId', 'source.s3FileRoute', 'source.kpiType',
   'source.startDay', 'source.endDay', 'source.channels', 'source.campaignIds', 'source.messageIds', 'source.segmentId',
   'source.adobeId', 'source.adobeSegmentId',
 ] as const;

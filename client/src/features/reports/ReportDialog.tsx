@@ -2,7 +2,8 @@
  * Create or edit a scheduled report: what it runs (explore with its event, metric, breakdown and
  * grouping, the communication report, or the acquisition activity by source),
  * the relative days, the schedule in the app's time zone, the format and where it goes (e-mail
- * through a mail provider, or an SFTP server). Validation is the shared ReportInput (reportForm.ts);
+ * through a mail provider, or an SFTP server, whose host key fingerprint is shown pinned, or can be
+ * forgotten, replaced or pasted in advance). Validation is the shared ReportInput (reportForm.ts);
  * the server's field refusals land on their fields.
  */
 import { useState } from 'react';
@@ -20,11 +21,13 @@ import { useT } from '../../i18n/useT.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { FormError } from '../../ui/FormError.tsx';
 import { splitFailure } from '../../ui/forms.ts';
-import { FORM_KINDS, QUERY_TEMPLATES, initialReportValues, reportBody, reportIssueText, validateReportForm, type ReportFormValues } from './reportForm.ts';
+import { HostKeyField } from '../../ui/HostKeyField.tsx';
+import { FORM_KINDS, QUERY_TEMPLATES, initialReportValues, reportBody, reportIssueText, targetHostKeyState, validateReportForm, type ReportFormValues } from './reportForm.ts';
 
 const FIELDS = [
   'name', 'kind', 'queryJson', 'query.event', 'query.property', 'range', 'schedule.minute', 'schedule.hour', 'schedule.weekday', 'schedule.monthDay', 'format',
   'target.mailProviderId', 'target.recipients', 'target.host', 'target.port', 'target.username', 'target.password', 'target.privateKey', 'target.path',
+  'target.hostKeyFingerprint',
 ];
 const pad = (n: number) => String(n).padStart(2, '0');
 const HOURS = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: `${pad(h)}:00` }));
@@ -235,6 +238,16 @@ export function ReportDialog({ appId, timeZone, report, preset, canSeeProviders,
                     {...form.getInputProps('target.password')}
                   />
                   <Textarea label={t('reports.fields.privateKey')} autosize minRows={2} maxRows={6} styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }} {...form.getInputProps('target.privateKey')} />
+                  <HostKeyField
+                    state={targetHostKeyState(v.target)}
+                    pinned={v.target.pinnedHostKey}
+                    input={form.getInputProps('target.hostKeyFingerprint')}
+                    onForget={(forget) => {
+                      form.setFieldValue('target.forgetHostKey', forget);
+                      form.setFieldValue('target.hostKeyFingerprint', '');
+                    }}
+                    onClearTyped={() => form.setFieldValue('target.hostKeyFingerprint', '')}
+                  />
                 </>
               )}
           <Switch label={t('reports.fields.active')} {...form.getInputProps('active', { type: 'checkbox' })} />

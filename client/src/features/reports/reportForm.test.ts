@@ -1,9 +1,11 @@
-/** The report dialog's pure parts: the body per kind and target, the shared checks on the form's fields, a stored report back into values, the schedule in words. */
+/** The report dialog's pure parts: the body per kind and target, the shared checks on the form's fields, a stored report back into values, the SFTP host key, the schedule in words. */
 import { describe, expect, it } from 'vitest';
 import type { Report } from '@gd/shared/schemas/reports';
 import type { TFunction } from '../../i18n/keys.ts';
-import { formatSize, initialReportValues, reportBody, scheduleText, validateReportForm, valuesFromUrl, type ReportFormValues } from './reportForm.ts';
+import { formatSize, initialReportValues, reportBody, scheduleText, targetHostKeyState, validateReportForm, valuesFromUrl, type ReportFormValues } from './reportForm.ts';
 
+const PINNED = 'SHA256:x5fdnafud5spKn2iLJbuPRN2gKSZT1U7mSQpqXFCdTo';
+const OTHER = 'SHA256:Z1yRF4efBE+7iV3G4G0bp18dnCBBPUAdOHUBYOmD6E4';
 const t = ((key: string, vars?: Record<string, unknown>) => (vars ? `${key} ${JSON.stringify(vars)}` : key)) as TFunction;
 const base = (over: Partial<ReportFormValues> = {}): ReportFormValues => {
   const v = initialReportValues();
@@ -56,13 +58,44 @@ describe('report form', () => {
       id: '5d2f6c1e-1f0a-4c5e-9a41-2f8f1e0c9d12', appId: '6d2f6c1e-1f0a-4c5e-9a41-2f8f1e0c9d13', name: 'Files', kind: 'explore',
       query: { event: 'open', metric: 'people', breakdown: 'country', timeGroup: 'week', compare: true }, range: 'lastFullWeek',
       schedule: { frequency: 'weekly', minute: 15, hour: 6, weekday: 7, monthDay: 1 }, format: 'zip',
-      target: { type: 'sftp', host: 'files.example.com', port: 2222, username: 'u', path: '/in', hasPassword: true, hasPrivateKey: false },
+      target: { type: 'sftp', host: 'files.example.com', port: 2222, username: 'u', path: '/in', hasPassword: true, hasPrivateKey: false, hostKeyFingerprint: PINNED },
       active: false, nextRunAt: null, timezone: 'Europe/Madrid', lastRun: null, createdBy: null, createdAt: '', updatedAt: '',
     };
     const values = initialReportValues(report);
     expect(values.query).toEqual({ event: 'open', metric: 'people', breakdown: 'country', property: '', timeGroup: 'week', compare: true });
-    expect(values.target).toMatchObject({ type: 'sftp', host: 'files.example.com', port: 2222, password: '', privateKey: '', path: '/in' });
+    expect(values.target).toMatchObject({
+      type: 'sftp', host: 'files.example.com', port: 2222, password: '', privateKey: '', path: '/in',
+      hostKeyFingerprint: '', forgetHostKey: false, pinnedHostKey: { fingerprint: PINNED, host: 'files.example.com', port: 2222 },
+    });
     expect(reportBody(values)).toMatchObject({ range: 'lastFullWeek', format: 'zip', active: false, schedule: report.schedule });
+    // The pinned key is kept by sending none.
+    expect(targetHostKeyState(values.target)).toBe('pinned');
+    expect(reportBody(values).target).not.toHaveProperty('hostKeyFingerprint');
+  });
+
+  it('sends the SFTP host key the user typed or forgot, none otherwise, and says when a host or port change will forget it', () => {
+    const v = base();
+    const sftp = { ...v.target, type: 'sftp' as const, host: 'files.example.com', port: 2222, username: 'u', password: 'p' };
+    const pinned = { ...sftp, pinnedHostKey: { fingerprint: PINNED, host: 'files.example.com', port: 2222 } };
+    const bodyOf = (target: ReportFormValues['target']) => reportBody({ ...v, target }).target as Record<string, unknown>;
+    // A new target: trust on first use, or a fingerprint given in advance (trimmed).
+    expect(targetHostKeyState(sftp)).toBe('firstUse');
+    expect(bodyOf(sftp)).not.toHaveProperty('hostKeyFingerprint');
+    expect(bodyOf({ ...sftp, hostKeyFingerprint: ` ${OTHER} ` })).toMatchObject({ hostKeyFingerprint: OTHER });
+    // A pinned key: kept (host compared without case), forgotten (null), or replaced.
+    expect(targetHostKeyState({ ...pinned, host: 'Files.Example.com' })).toBe('pinned');
+    expect(targetHostKeyState({ ...pinned, forgetHostKey: true })).toBe('forgotten');
+    expect(bodyOf({ ...pinned, forgetHostKey: true })).toMatchObject({ hostKeyFingerprint: null });
+    expect(targetHostKeyState({ ...pinned, hostKeyFingerprint: OTHER })).toBe('given');
+    expect(bodyOf({ ...pinned, forgetHostKey: true, hostKeyFingerprint: OTHER })).toMatchObject({ hostKeyFingerprint: OTHER });
+    // Another host or port: the server forgets the pinned key unless one is typed; the form says so.
+    expect(targetHostKeyState({ ...pinned, port: 22 })).toBe('serverChanged');
+    expect(targetHostKeyState({ ...pinned, host: 'other.example.com' })).toBe('serverChanged');
+    expect(bodyOf({ ...pinned, port: 22 })).not.toHaveProperty('hostKeyFingerprint');
+    // An e-mail target has none; a malformed one is refused on its field with the form's words.
+    expect(bodyOf({ ...pinned, type: 'email', recipients: ['a@example.com'], forgetHostKey: true })).not.toHaveProperty('hostKeyFingerprint');
+    expect(validateReportForm({ ...v, target: { ...sftp, hostKeyFingerprint: OTHER } }, t)).toEqual({});
+    expect(validateReportForm({ ...v, target: { ...sftp, hostKeyFingerprint: 'SHA256:abc' } }, t)).toEqual({ 'target.hostKeyFingerprint': 'imports.hostKey.invalid' });
   });
 
   it('says the schedule and sizes', () => {

@@ -2,7 +2,10 @@
  * The scheduled report form's values, the body they make (checked by the shared ReportInput, the
  * one validation), a saved report back into values, and the schedule said in words. The form keeps
  * both targets' fields so switching between e-mail and SFTP loses nothing; the body keeps the
- * chosen one's only. SFTP secrets are write-only: an edit starts with them empty (kept).
+ * chosen one's only. SFTP secrets are write-only: an edit starts with them empty (kept). The SFTP
+ * server's host key follows ui/hostKey.ts: the pinned fingerprint shown, forgotten (sent
+ * as null) or replaced by a typed one; otherwise none is sent (kept, or forgotten by the server
+ * when the host or port changed).
  *
  * Funnel and cohort reports take their query as JSON (`queryJson`, the body the funnel and cohort
  * screens send, without days): the page can be opened with `?kind=funnel&query=<json>` so those
@@ -13,6 +16,7 @@ import type { ExploreBreakdown, ExploreMetric } from '@gd/shared/schemas/behavio
 import type { TimeGroup } from '@gd/shared/enums';
 import type { TFunction, TKey } from '../../i18n/keys.ts';
 import { schemaValidator } from '../../ui/forms.ts';
+import { hostKeyField, hostKeyState, type HostKeyState, type PinnedHostKey } from '../../ui/hostKey.ts';
 
 export interface ReportFormValues {
   name: string;
@@ -26,6 +30,12 @@ export interface ReportFormValues {
   target: {
     type: 'email' | 'sftp'; mailProviderId: string; recipients: string[];
     host: string; port: number; username: string; password: string; privateKey: string; path: string;
+    /** A host key fingerprint typed in (in advance, or replacing the pinned one; empty: none). */
+    hostKeyFingerprint: string;
+    /** Forget the pinned host key (the next delivery pins the key it meets). */
+    forgetHostKey: boolean;
+    /** The report's pinned host key and the server it was pinned for (read-only; null: none). */
+    pinnedHostKey: PinnedHostKey | null;
   };
   active: boolean;
 }
@@ -92,10 +102,16 @@ export function initialReportValues(report?: Report): ReportFormValues {
       password: '',
       privateKey: '',
       path: t?.type === 'sftp' ? t.path : '/',
+      hostKeyFingerprint: '',
+      forgetHostKey: false,
+      pinnedHostKey: t?.type === 'sftp' && t.hostKeyFingerprint ? { fingerprint: t.hostKeyFingerprint, host: t.host, port: t.port } : null,
     },
     active: report?.active ?? true,
   };
 }
+
+/** The SFTP target's host key state for the form (ui/hostKey.ts). */
+export const targetHostKeyState = (t: ReportFormValues['target']): HostKeyState => hostKeyState(t);
 
 /** The request body of the values (what ReportInput checks). */
 export function reportBody(v: ReportFormValues): Record<string, unknown> {
@@ -115,18 +131,22 @@ export function reportBody(v: ReportFormValues): Record<string, unknown> {
       }
     : {};
   const t = v.target;
+  const hostKey = hostKeyField(targetHostKeyState(t), t.hostKeyFingerprint);
   const target = t.type === 'email'
     ? { type: 'email', mailProviderId: t.mailProviderId || null, recipients: t.recipients }
     : {
         type: 'sftp', host: t.host, port: t.port, username: t.username, path: t.path,
         ...(t.password ? { password: t.password } : {}), ...(t.privateKey ? { privateKey: t.privateKey } : {}),
+        ...(hostKey !== undefined ? { hostKeyFingerprint: hostKey } : {}),
       };
   return { name: v.name, kind: v.kind, query, range: v.range, schedule: v.schedule, format: v.format, target, active: v.active };
 }
 
 /** The form's validate function: the shared schema over the body; refinements get the form's words. */
 export function validateReportForm(values: ReportFormValues, t: TFunction): Record<string, string> {
-  const errors = schemaValidator<ReportFormValues>(ReportInput, t, { kind: 'reports.issue.acquisition_unavailable', 'query.property': 'validation.required' }, reportBody)(values);
+  const errors = schemaValidator<ReportFormValues>(ReportInput, t, {
+    kind: 'reports.issue.acquisition_unavailable', 'query.property': 'validation.required', 'target.hostKeyFingerprint': 'imports.hostKey.invalid',
+  }, reportBody)(values);
   // Recipients are checked one by one by the schema; the form shows it on the list.
   for (const key of Object.keys(errors)) {
     if (key.startsWith('target.recipients.')) errors['target.recipients'] ??= errors[key] ?? '';

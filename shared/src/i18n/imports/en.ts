@@ -54,6 +54,7 @@ export const importsEn = {
     issue: {
       private_address: 'This address is private (a local network or this server). File addresses must be public.',
       host_not_found: 'This host could not be found. Check the address.',
+      host_key_sftp_only: 'Only SFTP servers have a host key: tick Secure (SFTP) or leave the fingerprint empty.',
     },
     errorHint: {
       CsvSyntaxError: 'Check the quotes and the number of columns on that line.',
@@ -106,6 +107,19 @@ export const importsEn = {
     },
     passwordKept: 'A password is stored. Leave empty to keep it.',
     passwordWriteOnly: 'Stored encrypted; it is never shown again.',
+    /** An SFTP server's host key fingerprint (the import source and report target forms). */
+    hostKey: {
+      label: 'Server host key fingerprint',
+      pinned: 'Pinned: the server must present this key. A server presenting another key is refused before logging in.',
+      replace: 'Replace',
+      forget: 'Forget',
+      keep: 'Keep the pinned key',
+      forgotten: 'Forgotten: the next connection pins the key the server presents. Or paste the new fingerprint.',
+      serverChanged: 'The host or port changed: the pinned key ({{fingerprint}}) is forgotten on saving, unless you paste the new server’s fingerprint.',
+      replacing: 'Paste the fingerprint that replaces the pinned one ({{fingerprint}}).',
+      firstUse: 'Optional. Empty: the first connection pins the key the server presents (trust on first use). Or paste what ssh-keygen -lf prints for the server’s key.',
+      invalid: 'Paste the fingerprint as ssh-keygen -lf prints it: SHA256: and 43 characters.',
+    },
     idsPlaceholder: 'id1, id2 (empty: any)',
     anyChannel: 'Any channel',
     noSegments: 'This app has no segments yet: build one in Audiences.',

@@ -57,6 +57,7 @@ export const importsEs: Widen<typeof importsEn> = {
     issue: {
       private_address: 'Esta dirección es privada (una red local o este servidor). Las direcciones de los ficheros deben ser públicas.',
       host_not_found: 'No se encontró este servidor. Revisa la dirección.',
+      host_key_sftp_only: 'Solo los servidores SFTP tienen clave de host: marca Seguro (SFTP) o deja la huella vacía.',
     },
     errorHint: {
       CsvSyntaxError: 'Revisa las comillas y el número de columnas de esa línea.',
@@ -109,6 +110,18 @@ export const importsEs: Widen<typeof importsEn> = {
     },
     passwordKept: 'Hay una contraseña guardada. Déjalo vacío para conservarla.',
     passwordWriteOnly: 'Se guarda cifrada; no se vuelve a mostrar.',
+    hostKey: {
+      label: 'Huella de la clave de host del servidor',
+      pinned: 'Fijada: el servidor debe presentar esta clave. Un servidor que presente otra se rechaza antes de iniciar sesión.',
+      replace: 'Sustituir',
+      forget: 'Olvidar',
+      keep: 'Conservar la clave fijada',
+      forgotten: 'Olvidada: la próxima conexión fija la clave que presente el servidor. O pega la nueva huella.',
+      serverChanged: 'El servidor o el puerto han cambiado: la clave fijada ({{fingerprint}}) se olvida al guardar, salvo que pegues la huella del nuevo servidor.',
+      replacing: 'Pega la huella que sustituye a la fijada ({{fingerprint}}).',
+      firstUse: 'Opcional. Vacía: la primera conexión fija la clave que presente el servidor (confianza en el primer uso). O pega lo que ssh-keygen -lf muestra para la clave del servidor.',
+      invalid: 'Pega la huella tal como la muestra ssh-keygen -lf: SHA256: y 43 caracteres.',
+    },
     idsPlaceholder: 'id1, id2 (vacío: cualquiera)',
     anyChannel: 'Cualquier canal',
     noSegments: 'Esta app aún no tiene segmentos: crea uno en Audiencias.',

@@ -1,10 +1,12 @@
 /**
  * Servers on loopback for the import tests, each speaking its real protocol: HTTPS with a
  * certificate made for the run (trusted by the API only through OUTGOING_EXTRA_CA_FILE), FTP
- * (ftp-srv, with a login), SFTP (ssh2's server, with a password login), and an S3 GetObject
- * endpoint that checks the AWS signature V4 of every request as S3 does (a request signed with
- * another key answers 403 SignatureDoesNotMatch).
+ * (ftp-srv, with a login), SFTP (ssh2's server, with a password login, whose host key can be
+ * replaced while it runs: `listenSsh`), and an S3 GetObject endpoint that checks the AWS signature
+ * V4 of every request as S3 does (a request signed with another key answers 403
+ * SignatureDoesNotMatch).
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -64,7 +66,52 @@ export async function startFtpServer(opts: { root: string; user: string; passwor
   return { port, close: async () => { await server.close(); } };
 }
 
-export interface SftpFixture { port: number; logins: { user: string; accepted: boolean }[]; reads: string[]; close(): Promise<void> }
+/**
+ * The listening side of a loopback SSH server whose host key can change while it runs: one TCP
+ * listener hands each connection to an ssh2 Server made with the current host key, so
+ * `replaceHostKey` makes the same host and port present another key to the next connections (a
+ * reinstalled server, or someone in between).
+ */
+export interface SshListener {
+  port: number;
+  /** The current host key's fingerprint as `ssh-keygen -lf` prints it (computed here, apart from the code under test). */
+  readonly hostKeyFingerprint: string;
+  /** Makes a new host key for the next connections; answers its fingerprint. */
+  replaceHostKey(): string;
+  close(): Promise<void>;
+}
+
+export async function listenSsh(onClient: (client: ssh2.Connection) => void): Promise<SshListener> {
+  const { Server, utils } = ssh2;
+  const make = () => {
+    const pair = utils.generateKeyPairSync('ed25519');
+    const parsed = utils.parseKey(pair.public);
+    if (parsed instanceof Error) throw parsed;
+    const fingerprint = `SHA256:${createHash('sha256').update(parsed.getPublicSSH()).digest('base64').replace(/=+$/, '')}`;
+    return { server: new Server({ hostKeys: [pair.private] }, onClient), fingerprint };
+  };
+  let current = make();
+  const tcp = net.createServer((socket) => current.server.injectSocket(socket));
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  const { port } = tcp.address() as AddressInfo;
+  return {
+    port,
+    get hostKeyFingerprint() { return current.fingerprint; },
+    replaceHostKey: () => {
+      current = make();
+      return current.fingerprint;
+    },
+    close: () => new Promise<void>((resolve) => tcp.close(() => resolve())),
+  };
+}
+
+export interface SftpFixture {
+  port: number; logins: { user: string; accepted: boolean }[]; reads: string[];
+  /** The host key the server presents now, and a way to change it (listenSsh). */
+  readonly hostKeyFingerprint: string;
+  replaceHostKey(): string;
+  close(): Promise<void>;
+}
 
 /**
  * An SFTP server on 127.0.0.1 (ssh2, a host key made for the run) serving `files` (path → content)
@@ -72,9 +119,7 @@ export interface SftpFixture { port: number; logins: { user: string; accepted: b
  * stat, read, close, realpath).
  */
 export async function startSftpServer(opts: { user: string; password: string; files: Record<string, string | Buffer> }): Promise<SftpFixture> {
-  const { Server, utils } = ssh2;
-  const { STATUS_CODE, OPEN_MODE } = utils.sftp;
-  const hostKey = utils.generateKeyPairSync('ed25519');
+  const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
   const files = new Map(Object.entries(opts.files).map(([name, content]) => [name, Buffer.from(content)]));
   const logins: SftpFixture['logins'] = [];
   const reads: string[] = [];
@@ -83,7 +128,7 @@ export async function startSftpServer(opts: { user: string; password: string; fi
     const now = Math.floor(Date.now() / 1000);
     return { mode: 0o100644, uid: 1000, gid: 1000, size: data.length, atime: now, mtime: now };
   };
-  const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
+  const listener = await listenSsh((client) => {
     clients.add(client);
     client.on('close', () => clients.delete(client));
     client.on('error', () => undefined);
@@ -138,11 +183,11 @@ export async function startSftpServer(opts: { user: string; password: string; fi
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    port, logins, reads,
-    close: () => new Promise<void>((resolve) => { for (const c of clients) c.end(); server.close(() => resolve()); }),
+    port: listener.port, logins, reads,
+    get hostKeyFingerprint() { return listener.hostKeyFingerprint; },
+    replaceHostKey: () => listener.replaceHostKey(),
+    close: () => { for (const c of clients) c.end(); return listener.close(); },
   };
 }
 

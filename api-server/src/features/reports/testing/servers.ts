@@ -2,11 +2,13 @@
  * Loopback servers for the report delivery tests (they stand in for a customer's SMTP and SFTP
  * servers, which this machine cannot reach): a real SMTP server (smtp-server) that keeps what it
  * receives and refuses chosen recipients, and a real SFTP server (ssh2 Server, a host key made for
- * the run) that accepts uploads, stat, rename and remove, logging in by password or public key.
+ * the run and replaceable while it runs: the imports' `listenSsh`) that accepts uploads, stat,
+ * rename and remove, logging in by password or public key.
  */
 import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
 import { SMTPServer } from 'smtp-server';
+import { listenSsh } from '../../imports/testing/servers.ts';
 
 export interface ReceivedMail { from: string; to: string[]; raw: string }
 export interface SmtpFixture { port: number; received: ReceivedMail[]; close(): Promise<void> }
@@ -56,14 +58,16 @@ export interface SftpSink {
   logins: { user: string; method: string; accepted: boolean }[];
   /** A private key (OpenSSH PEM) whose public key the server accepts for `user`. */
   privateKey: string;
+  /** The host key the server presents now (OpenSSH fingerprint), and a way to change it. */
+  readonly hostKeyFingerprint: string;
+  replaceHostKey(): string;
   close(): Promise<void>;
 }
 
 /** An SFTP server on 127.0.0.1 for one user, by password or by the key it makes. */
 export async function startSftpSink(opts: { user: string; password: string }): Promise<SftpSink> {
-  const { Server, utils } = ssh2;
+  const { utils } = ssh2;
   const { STATUS_CODE } = utils.sftp;
-  const hostKey = utils.generateKeyPairSync('ed25519');
   const userKey = utils.generateKeyPairSync('ed25519');
   const allowedKey = utils.parseKey(userKey.public);
   if (allowedKey instanceof Error) throw allowedKey;
@@ -71,7 +75,7 @@ export async function startSftpSink(opts: { user: string; password: string }): P
   const logins: SftpSink['logins'] = [];
   const clients = new Set<ssh2.Connection>();
   const dirAttrs = { mode: 0o40755, uid: 0, gid: 0, size: 0, atime: 0, mtime: 0 };
-  const server = new Server({ hostKeys: [hostKey.private] }, (client) => {
+  const listener = await listenSsh((client) => {
     clients.add(client);
     client.on('close', () => clients.delete(client));
     client.on('error', () => undefined);
@@ -137,10 +141,10 @@ export async function startSftpSink(opts: { user: string; password: string }): P
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    port, files, logins, privateKey: userKey.private,
-    close: () => new Promise<void>((resolve) => { for (const c of clients) c.end(); server.close(() => resolve()); }),
+    port: listener.port, files, logins, privateKey: userKey.private,
+    get hostKeyFingerprint() { return listener.hostKeyFingerprint; },
+    replaceHostKey: () => listener.replaceHostKey(),
+    close: () => { for (const c of clients) c.end(); return listener.close(); },
   };
 }
