@@ -73,6 +73,7 @@ export const endpointRoutes = {
   listEventDefinitions: { method: 'GET', path: '/apps/:appId/event-definitions' },
   updateEventDefinition: { method: 'PUT', path: '/apps/:appId/event-definitions/:eventName' },
   setEventBreakdowns: { method: 'PUT', path: '/apps/:appId/event-definitions/:eventName/breakdowns' },
+  retryEventBreakdown: { method: 'POST', path: '/apps/:appId/event-definitions/:eventName/breakdowns/retry' },
 
   // Funnels (endpoints/funnels.ts)
   funnel: { method: 'GET', path: '/apps/:appId/funnels/query' },

@@ -5,6 +5,10 @@
  *   sent), a second person (the admin) watching the same dashboard sees the manager's drag move
  *   the key figure live, and the dashboard is remembered: /main/dashboards opens it again, and
  *   explore's "Add to dashboard" appends its chart to it (the admin sees it arrive);
+ * - on a fresh account, the dashboard's own "Add widget" dialog adds a funnel (steps picked from the
+ *   event catalogue, a window of hours, strict order) and a retention table, which the dashboard
+ *   draws over its window; the header's date range control is not shown on the open dashboard
+ *   (its window sets the days) and is on explore;
  * - the executive view of a fresh account with two apps shows each app's installs, active people
  *   and revenue and their total.
  */
@@ -118,6 +122,63 @@ test('a dashboard with a key figure and a chart, arranged live with a colleague,
 
   await manager.context.close();
   await admin.context.close();
+});
+
+test('a funnel and a retention table added from the dashboard\'s own dialog, without the header\'s date range', async ({ page }) => {
+  await call(page.request, 'POST', '/auth/register', {
+    name: 'Dina Dashboard', email: `dash-funnel.${suffix}@e2e.example.com`, password: 'Dashboard-Pass-2026!', accountName: `Dash funnel ${suffix}`, plan: 'growth',
+  });
+  const { app } = (await call(page.request, 'POST', '/apps', { name: 'Shop', os: 'Android', timezone: 'UTC' })) as { app: { appKey: string } };
+  // Today: two people open the app, one of them buys ten minutes later.
+  const now = Date.now() - 60_000;
+  await send(page.request, app.appKey, 'f1', [{ name: 'open_app', time: now - 600_000 }, { name: 'buy_now', time: now }]);
+  await send(page.request, app.appKey, 'f2', [{ name: 'open_app', time: now - 300_000 }]);
+
+  await page.goto('/behavior/explore');
+  await expect(page.getByRole('banner').getByTestId('date-range')).toBeVisible(AFTER_LOAD);
+  await page.goto('/main/dashboards');
+  await page.getByTestId('new-dashboard').first().click();
+  await page.getByTestId('dashboard-name').fill(`Funnels ${suffix}`);
+  await page.getByTestId('dashboard-submit').click();
+  await expect(page).toHaveURL(/dashboard=[0-9a-f-]{36}/, AFTER_LOAD);
+  await expect(page.getByTestId('dashboard-range')).toBeVisible(AFTER_LOAD);
+  await expect(page.getByTestId('date-range')).toHaveCount(0);
+
+  // A funnel: two steps from the catalogue, a 2-hour window, strict order; the default title is its steps.
+  await page.getByTestId('add-widget').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByText('Funnel', { exact: true }).click();
+  await dialog.getByTestId('add-widget-submit').click();
+  await expect(dialog.getByText('Choose an option')).toHaveCount(2); // neither step is chosen yet
+  await pickOption(page, 'widget-step-1', 'open_app');
+  await pickOption(page, 'widget-step-2', 'buy_now');
+  await page.getByTestId('widget-window').fill('2');
+  await page.getByTestId('widget-window-unit').click();
+  await page.getByRole('option', { name: 'Hours', exact: true }).click();
+  await page.getByTestId('widget-order').click();
+  await page.getByRole('option', { name: 'Strict order', exact: true }).click();
+  await dialog.getByTestId('add-widget-submit').click();
+  await expect(dialog).toBeHidden();
+  const funnel = page.locator('[data-kind="funnel"]');
+  await expect(funnel.getByTestId('widget-title')).toHaveText('open_app → buy_now');
+  await expect(funnel.getByTestId('funnel-chart')).toBeVisible(AFTER_LOAD);
+
+  // A retention table: start event, any event as the return, by day.
+  await page.getByTestId('add-widget').click();
+  await dialog.getByText('Retention', { exact: true }).click();
+  await pickOption(page, 'widget-start-event', 'open_app');
+  await dialog.getByText('Day', { exact: true }).click();
+  await dialog.getByTestId('add-widget-submit').click();
+  await expect(dialog).toBeHidden();
+  const retention = page.locator('[data-kind="cohort"]');
+  await expect(retention.getByTestId('widget-title')).toHaveText('Cohorts: open_app');
+  await expect(page.getByTestId('dashboard-widget')).toHaveCount(2);
+
+  // Kept in the document: a reload draws both again; still no header date range here.
+  await page.reload();
+  await expect(page.locator('[data-kind="funnel"]').getByTestId('funnel-chart')).toBeVisible(AFTER_LOAD);
+  await expect(page.locator('[data-kind="cohort"]').getByTestId('widget-title')).toHaveText('Cohorts: open_app');
+  await expect(page.getByTestId('date-range')).toHaveCount(0);
 });
 
 test('the executive view puts two apps side by side with their total', async ({ page }) => {

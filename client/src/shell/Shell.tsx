@@ -8,6 +8,7 @@
  * menu move from the header into the top of that drawer, so the header keeps the burger, the
  * logo, the date range and the user menu within 390 px. Each control is rendered once (the
  * layout is chosen with media queries, not CSS hiding), so test ids and names stay unique.
+ * The date range is left out where it would change nothing: an open dashboard (headerDateRange.ts).
  */
 import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
@@ -26,6 +27,7 @@ import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { PageLoader } from '../ui/Loading.tsx';
 import { AppSwitcher } from './AppSwitcher.tsx';
 import { DateRangeControl } from './DateRangeControl.tsx';
+import { showsHeaderDateRange } from './headerDateRange.ts';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import { Navigation } from './Navigation.tsx';
@@ -43,7 +45,7 @@ const NAVBAR_ID = 'gd-navbar';
 export default function Shell() {
   const { t, lang } = useT();
   const app = useCurrentApp();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const followToday = useDateRange((s) => s.followToday);
   useEffect(() => followToday(app?.timezone), [app?.timezone, followToday]);
   useDateRangeInUrl(app?.timezone);
@@ -104,7 +106,7 @@ export default function Shell() {
             </Group>
             <Group gap={roomy ? 'sm' : 6} wrap="nowrap" miw={0}>
               <OfflineBadge />
-              <DateRangeControl compact={!roomy} />
+              {showsHeaderDateRange(pathname, search) && <DateRangeControl compact={!roomy} />}
               {roomy && <LanguageMenu />}
               <UserMenu />
             </Group>

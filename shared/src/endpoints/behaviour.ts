@@ -3,7 +3,7 @@
  * table in ./people.ts). Query strings are parsed with the `query` schemas (schemas/behaviour.ts).
  */
 import {
-  EventBreakdownsUpdate, EventCatalogueAnswer, EventDefinition, EventDefinitionUpdate, EventListAnswer, EventListQuery, EventPropertiesAnswer,
+  EventBreakdownRetry, EventBreakdownsUpdate, EventCatalogueAnswer, EventDefinition, EventDefinitionUpdate, EventListAnswer, EventListQuery, EventPropertiesAnswer,
   EventPropertiesQuery, EventTrendAnswer, EventTrendQuery, ExploreAnswer, ExploreQuery,
 } from '../schemas/behaviour.ts';
 import { ep } from './define.ts';
@@ -49,6 +49,13 @@ export const behaviourEndpoints = {
     summary:
       'Mark the properties of a custom event explore breaks down by from a rollup (body: properties, the whole set, at most 5). ' +
       'A new mark counts the events received from a cut-over a few seconds ahead at ingestion; a backfill job counts the earlier ones, ' +
-      'then the mark is ready (definition.breakdowns[].ready). Until then explore reads the events table. Unmarking drops the rollup rows',
+      'then the mark is ready (definition.breakdowns[].state "ready"). Until then explore reads the events table. Unmarking drops the rollup rows. ' +
+      'A backfill that fails is tried again a minute later, up to maxAttempts runs; then its state is "failed" with the last error',
+  }),
+  retryEventBreakdown: ep({
+    method: 'POST', path: '/apps/:appId/event-definitions/:eventName/breakdowns/retry', auth: 'api:events.edit', request: EventBreakdownRetry, response: { definition: EventDefinition },
+    summary:
+      'Start the backfill of a breakdown mark whose every attempt failed over again (body: property): its attempts and error are cleared and it runs at once. ' +
+      'Idempotent: a mark still counting or ready is left as it is. 10 when the property is not marked',
   }),
 } as const;

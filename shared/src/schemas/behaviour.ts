@@ -217,6 +217,29 @@ export const ExploreAnswer = {
 
 // ---- /manage/events ----
 
+/**
+ * Where a breakdown mark's backfill (api-server analytics/breakdowns.ts) stands: `counting` while it
+ * waits for its first run, runs, or waits to run again after a failed attempt; `ready` once the
+ * past events are counted (explore reads the rollup); `failed` when every attempt failed, so it
+ * never runs again by itself (a retry starts it over). Until `ready`, explore reads the events
+ * table for the property: its figures are right whatever the state, only slower.
+ */
+export const BreakdownState = z.enum(['counting', 'ready', 'failed']);
+export type BreakdownState = z.infer<typeof BreakdownState>;
+
+export const BreakdownMark = z.object({
+  property: z.string(),
+  /** `state === 'ready'` (the field older clients read). */
+  ready: z.boolean(),
+  state: BreakdownState,
+  /** Runs of the backfill started so far, and how many it may take before it fails for good. */
+  attempts: z.number().int(),
+  maxAttempts: z.number().int(),
+  /** The last failed run's error as the server logged it (English); null when none failed or a run was cut off without one. */
+  error: z.string().nullable(),
+});
+export type BreakdownMark = z.infer<typeof BreakdownMark>;
+
 export const EventDefinition = z.object({
   name: z.string(),
   label: z.string().nullable(),
@@ -226,10 +249,10 @@ export const EventDefinition = z.object({
   firstSeenAt: z.string().nullable(),
   /**
    * Properties marked as breakdowns: explore answers a breakdown by them from a rollup kept by
-   * ingestion once `ready` (their past events counted by the backfill job); until then, from the
-   * events table.
+   * ingestion once `ready` (their past events counted by the backfill job); until then, and for a
+   * mark whose backfill failed, from the events table.
    */
-  breakdowns: z.array(z.object({ property: z.string(), ready: z.boolean() })),
+  breakdowns: z.array(BreakdownMark),
 });
 export type EventDefinition = z.infer<typeof EventDefinition>;
 
@@ -265,3 +288,7 @@ export const EventBreakdownsUpdate = z
     if (new Set(v.properties).size !== v.properties.length) ctx.addIssue({ code: 'custom', path: ['properties'], message: 'A property is marked once' });
   });
 export type EventBreakdownsUpdate = z.infer<typeof EventBreakdownsUpdate>;
+
+/** Run the backfill of a mark whose every attempt failed once more (a mark in another state is left as it is). */
+export const EventBreakdownRetry = z.object({ property: z.string().trim().min(1).max(64) });
+export type EventBreakdownRetry = z.infer<typeof EventBreakdownRetry>;

@@ -13,8 +13,17 @@
  * Assumes the API servers' clocks agree within the lead (NTP).
  *
  * Unmarking deletes the mark and its rollup rows; marking again starts over with a new cut-over.
+ *
+ * A backfill that fails (its transaction rolled back, nothing counted) is tried again a minute
+ * later, up to the row's max_attempts runs (runner.ts counts a run when it claims the row). Then
+ * the mark is `failed` (`markState`): the runner never claims it again, explore keeps reading the
+ * events table for it (right, only slower), and the catalogue shows the last error. A retry
+ * (`retryMark`, by a person with api:events.edit) clears the attempts and the error and makes it
+ * due at once; the cut-over stays, since ingestion has counted every batch received after it all
+ * along, so the backfill still has exactly the events received before it to count.
  */
 import type { Logger } from 'pino';
+import type { BreakdownMark, BreakdownState } from '@gd/shared';
 import type { Db, Queryable } from '../../db/pool.ts';
 import { tx } from '../../db/pool.ts';
 import type { Claimed, JobKind } from '../../jobs/runner.ts';
@@ -22,17 +31,61 @@ import type { Claimed, JobKind } from '../../jobs/runner.ts';
 export const CUTOVER_LEAD_MS = 5_000;
 export const BACKFILL_DELAY_MS = 30_000;
 
-export interface BreakdownMark { property: string; ready: boolean }
+/** What `markState` reads of a mark's row. */
+export interface MarkProgress {
+  backfilled: boolean;
+  attempts: number;
+  maxAttempts: number;
+  /** A runner holds an unexpired lease on the row: a run is under way. */
+  leased: boolean;
+}
+
+/**
+ * The state of a mark's backfill. Every run counts as an attempt when it is claimed, so a row with
+ * all its attempts used is `failed` only once no run holds it: the last attempt may still be
+ * running (`counting`). A run cut off without an error (its worker died) leaves its lease to
+ * expire; with no attempt left it is `failed` too, with whatever error an earlier run left.
+ */
+export function markState(p: MarkProgress): BreakdownState {
+  if (p.backfilled) return 'ready';
+  if (p.attempts >= p.maxAttempts && !p.leased) return 'failed';
+  return 'counting';
+}
+
+interface MarkRow { id: string; name: string; property: string; backfilled: boolean; attempts: number; max_attempts: number; leased: boolean; error: string | null }
+const MARK_COLUMNS = `id, name, property, backfilled_at IS NOT NULL AS backfilled, attempts, max_attempts,
+  coalesce(locked_until > now(), false) AS leased, error`;
+
+const stateOf = (r: MarkRow) => markState({ backfilled: r.backfilled, attempts: r.attempts, maxAttempts: r.max_attempts, leased: r.leased });
+const toMark = (r: MarkRow): BreakdownMark => {
+  const state = stateOf(r);
+  return { property: r.property, ready: state === 'ready', state, attempts: r.attempts, maxAttempts: r.max_attempts, error: state === 'ready' ? null : r.error };
+};
 
 /** The marks of an app's events, by event name. */
 export async function marksByEvent(db: Queryable, appId: string): Promise<Map<string, BreakdownMark[]>> {
-  const { rows } = await db.query<{ name: string; property: string; ready: boolean }>(
-    'SELECT name, property, backfilled_at IS NOT NULL AS ready FROM event_breakdowns WHERE app_id = $1 ORDER BY name, property',
-    [appId],
-  );
+  const { rows } = await db.query<MarkRow>(`SELECT ${MARK_COLUMNS} FROM event_breakdowns WHERE app_id = $1 ORDER BY name, property`, [appId]);
   const out = new Map<string, BreakdownMark[]>();
-  for (const r of rows) out.set(r.name, [...(out.get(r.name) ?? []), { property: r.property, ready: r.ready }]);
+  for (const r of rows) out.set(r.name, [...(out.get(r.name) ?? []), toMark(r)]);
   return out;
+}
+
+/**
+ * Starts a failed mark's backfill over: attempts and error cleared, due now. `missing` when the
+ * property is not marked; `unchanged` when the mark is not failed (still counting, or ready), so
+ * calling it twice does the same as once. The update only applies while the attempts are the ones
+ * read, so two retries at once reset the row once and never under a run a runner just claimed.
+ */
+export async function retryMark(db: Queryable, a: { appId: string; name: string; property: string }): Promise<'retried' | 'unchanged' | 'missing'> {
+  const row = (await db.query<MarkRow>(`SELECT ${MARK_COLUMNS} FROM event_breakdowns WHERE app_id = $1 AND name = $2 AND property = $3`, [a.appId, a.name, a.property])).rows[0];
+  if (!row) return 'missing';
+  if (stateOf(row) !== 'failed') return 'unchanged';
+  const { rowCount } = await db.query(
+    `UPDATE event_breakdowns SET attempts = 0, error = NULL, run_at = now(), locked_by = NULL, locked_until = NULL
+      WHERE id = $1 AND attempts = $2 AND backfilled_at IS NULL`,
+    [row.id, row.attempts],
+  );
+  return rowCount === 1 ? 'retried' : 'unchanged';
 }
 
 /** Whether a property of an event has a complete rollup (marked and backfilled). */

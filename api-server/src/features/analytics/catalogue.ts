@@ -6,13 +6,13 @@
  * here: their labels come from the i18n catalogues.
  */
 import {
-  BUILT_IN_EVENT_KEYS, ConversionType, builtInEventName, isBuiltInEvent, type BuiltInEventDefinition, type EventDefinition,
+  BUILT_IN_EVENT_KEYS, ConversionType, builtInEventName, isBuiltInEvent, type BreakdownMark, type BuiltInEventDefinition, type EventDefinition,
   type EventDefinitionUpdate, type Language,
 } from '@gd/shared';
 import { behaviourEn } from '@gd/shared/i18n/behaviour/en';
 import { behaviourEs } from '@gd/shared/i18n/behaviour/es';
 import type { Queryable } from '../../db/pool.ts';
-import { marksByEvent, type BreakdownMark } from './breakdowns.ts';
+import { marksByEvent } from './breakdowns.ts';
 import { rollupNames } from './repository.ts';
 
 interface DefinitionRow { name: string; label: string | null; conversion_type: string | null; hidden: boolean; first_seen_at: Date | null }

@@ -90,7 +90,7 @@ afterAll(async () => {
 describe('the breakdown mark and its backfill', () => {
   it('counts events before the cut-over by the backfill and after it by ingestion, once each, and is used only when ready', async () => {
     const marked = await markProperty(['plan']);
-    expect(marked.body).toMatchObject({ status: 'OK', definition: { name: 'purchase', breakdowns: [{ property: 'plan', ready: false }] } });
+    expect(marked.body).toMatchObject({ status: 'OK', definition: { name: 'purchase', breakdowns: [{ property: 'plan', ready: false, state: 'counting', attempts: 0, error: null }] } });
     const q = { event: 'purchase', breakdown: 'property', property: 'plan', startDay: '2025-03-01', endDay: '2025-03-31', timeGroup: 'week' };
     expect((await exploreBoth(q)).fast.source).toBe('events');
     // Received before the cut-over (a few seconds ahead of the mark): left to the backfill.
@@ -111,7 +111,8 @@ describe('the breakdown mark and its backfill', () => {
     expect(fast.source).toBe('propertyRollup');
     expect(fast).toEqual({ ...slow, source: 'propertyRollup' });
     const definitions = await owner.client.ok<{ custom: { name: string; breakdowns: unknown[] }[] }>('listEventDefinitions', undefined, { appId: app.id });
-    expect(definitions.custom.find((d) => d.name === 'purchase')?.breakdowns).toEqual([{ property: 'plan', ready: true }]);
+    // backfillMark was called directly, not claimed by the runner: no attempt counted.
+    expect(definitions.custom.find((d) => d.name === 'purchase')?.breakdowns).toEqual([{ property: 'plan', ready: true, state: 'ready', attempts: 0, maxAttempts: 5, error: null }]);
   });
 
   it('answers every bucket and period from the property rollup exactly as from the events table, sentinels included', async () => {

@@ -8,7 +8,8 @@ import type { Deps } from '../../http/context.ts';
 import { route } from '../../http/endpoint.ts';
 import { parseWith } from '../../http/validate.ts';
 import { tx } from '../../db/pool.ts';
-import { setMarks } from './breakdowns.ts';
+import { wakeJobRunners } from '../../jobs/runner.ts';
+import { retryMark, setMarks } from './breakdowns.ts';
 import { builtInDefinitions, customEvents, definitionsByName, eventKnown, updateDefinition } from './catalogue.ts';
 import { explore } from './explore.ts';
 import { previousPeriod, resolveRange } from './range.ts';
@@ -106,6 +107,18 @@ export function analyticsRoutes(router: Router, deps: Deps): void {
       await setMarks(client, { appId: app.id, name: name.value, properties: body.properties, userId: principal.user.id, queue: deps.config.JOB_QUEUE, now: new Date() });
       return updateDefinition(client, app.id, app.timezone, name.value, {});
     });
+    return ok({ definition });
+  });
+
+  // A failed backfill started over (breakdowns.ts `retryMark`); idempotent: other states stay as they are.
+  route(router, deps, 'retryEventBreakdown', async ({ app, params, body }) => {
+    const name = parseWith(EventNameParam, params.eventName);
+    if (!name.ok) return name;
+    const outcome = await retryMark(db, { appId: app.id, name: name.value, property: body.property });
+    if (outcome === 'missing') return fail(ErrorCode.NOT_EXIST, `${body.property} is not a breakdown property of ${name.value}`, [{ path: 'property', message: 'Not marked' }]);
+    if (outcome === 'retried') wakeJobRunners();
+    // Read, not written: a mark's event has its definition row (setEventBreakdowns made it), except marks written by SQL (benchmarks).
+    const definition = (await definitionsByName(db, app.id)).get(name.value) ?? (await updateDefinition(db, app.id, app.timezone, name.value, {}));
     return ok({ definition });
   });
 }

@@ -15,7 +15,7 @@ import type { BuiltInEventDefinition, EventDefinition } from '@gd/shared/schemas
 import { COHORT_PERIODS, DEFAULT_COHORT_PERIODS, MAX_COHORT_PERIODS } from '@gd/shared/schemas/cohorts';
 import { useT } from '../../i18n/useT.ts';
 import type { TFunction } from '../../i18n/keys.ts';
-import type { CohortState } from './cohortState.ts';
+import type { CohortState } from '../../entities/cohort/cohortState.ts';
 
 const ANY = '__any__';
 const NONE = '__none__';

@@ -29,7 +29,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { EmptyBlock } from '../../ui/States.tsx';
 import { useDelayedFlag } from '../../ui/useDelayedFlag.ts';
 import { CohortControls, eventName } from './CohortControls.tsx';
-import { cohortQuery, readCohortState, writeCohortState, type CohortState } from './cohortState.ts';
+import { cohortQuery, readCohortState, writeCohortState, type CohortState } from '../../entities/cohort/cohortState.ts';
 
 export default function CohortPage() {
   const { t } = useT();

@@ -191,7 +191,7 @@ function Board({ app, docName, dashboard, refetch }: { app: MetaApp; docName: st
       )}
 
       {dialog?.kind === 'add' && (
-        <AddWidgetDialog appId={app.id} onClose={() => setDialog(null)} onAdd={(widget) => { board.add(widget); setDialog(null); }} />
+        <AddWidgetDialog appId={app.id} range={ranges.current} onClose={() => setDialog(null)} onAdd={(widget) => { board.add(widget); setDialog(null); }} />
       )}
       {dialog?.kind === 'rename' && (
         <NameDialog

@@ -16,7 +16,7 @@ import type { BuiltInEventDefinition, EventDefinition } from '@gd/shared/schemas
 import { FUNNEL_LIMITS, FunnelOrder, WindowUnit } from '@gd/shared/schemas/funnels';
 import { useT } from '../../i18n/useT.ts';
 import { useDateRange } from '../../state/dateRangeStore.ts';
-import { emptyStep, normalize, type DraftFilter, type DraftStep, type FunnelState } from './funnelState.ts';
+import { emptyStep, normalize, type DraftFilter, type DraftStep, type FunnelState } from '../../entities/funnel/funnelState.ts';
 
 type EventOptions = { group: string; items: { value: string; label: string }[] }[];
 

@@ -26,7 +26,7 @@ import { ScheduleReportLink } from '../../entities/report/ScheduleReportLink.tsx
 import { DrillDown } from './DrillDown.tsx';
 import { FunnelBuilder } from './FunnelBuilder.tsx';
 import { FunnelResult, type DrillTarget } from './FunnelResult.tsx';
-import { funnelQuery, readFunnelState, writeFunnelState, type FunnelState } from './funnelState.ts';
+import { funnelQuery, readFunnelState, writeFunnelState, type FunnelState } from '../../entities/funnel/funnelState.ts';
 
 export default function FunnelsPage() {
   const { t } = useT();

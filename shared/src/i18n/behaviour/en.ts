@@ -109,6 +109,11 @@ export const behaviourEn = {
     breakdownsPending: 'Counting past events: until it is done, explore reads the events themselves.',
     pendingBadge: 'counting past events',
     breakdownsSaved: 'Breakdown properties of {{event}} saved.',
+    breakdownFailed: 'Counting the past events failed {{attempts}} times, the last with: {{reason}}. Explore keeps reading the events themselves for this property, so its figures stay right, only slower.',
+    breakdownFailedNoReason: 'the run stopped before it finished',
+    failedBadge: 'counting past events failed',
+    retryBreakdown: 'Count the past events of {{property}} again',
+    breakdownRetried: 'Counting the past events of {{property}} again.',
   },
   explore: {
     description: 'One metric of one event over time, broken down by a dimension and compared with the previous period.',

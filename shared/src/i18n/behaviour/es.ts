@@ -109,6 +109,11 @@ export const behaviourEs: Widen<typeof behaviourEn> = {
     breakdownsPending: 'Contando los eventos pasados: hasta que termine, Explorar lee los propios eventos.',
     pendingBadge: 'contando eventos pasados',
     breakdownsSaved: 'Propiedades de desglose de {{event}} guardadas.',
+    breakdownFailed: 'Contar los eventos pasados falló {{attempts}} veces, la última con: {{reason}}. Explorar sigue leyendo los propios eventos para esta propiedad, así que sus cifras siguen siendo correctas, solo más lentas.',
+    breakdownFailedNoReason: 'la ejecución se detuvo antes de terminar',
+    failedBadge: 'falló el recuento de eventos pasados',
+    retryBreakdown: 'Volver a contar los eventos pasados de {{property}}',
+    breakdownRetried: 'Volviendo a contar los eventos pasados de {{property}}.',
   },
   explore: {
     description: 'Una métrica de un evento a lo largo del tiempo, desglosada por una dimensión y comparada con el periodo anterior.',

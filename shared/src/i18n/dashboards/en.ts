@@ -35,7 +35,7 @@ export const dashboardsEn = {
     addWidget: 'Add widget',
     addWidgetTitle: 'Add a widget',
     widgetsEmptyTitle: 'This dashboard has no widgets yet',
-    widgetsEmptyBody: 'Add a chart or a key figure here, or use "Add to dashboard" on explore, funnels and cohorts.',
+    widgetsEmptyBody: 'Add a chart, a key figure, a funnel or a retention table here, or use "Add to dashboard" on explore, funnels and cohorts.',
     full: 'This dashboard is full ({{max}} widgets).',
     widget: {
       kind: 'Widget',
@@ -61,6 +61,11 @@ export const dashboardsEn = {
       overall: 'Overall conversion',
       steps: '{{count}} steps',
       retention: 'Retention after {{n}} {{period}}',
+      stepCount: 'A funnel has {{min}} to {{max}} steps.',
+      windowUnit: 'Unit',
+      windowInvalid: 'A whole number from 1',
+      windowTooLong: 'A window may be at most 90 days',
+      moreOnScreen: 'Filters, exclusions and breakdowns: build the query on its screen and use "Add to dashboard" there.',
     },
     add: {
       button: 'Add to dashboard',

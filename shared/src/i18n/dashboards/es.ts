@@ -37,7 +37,7 @@ export const dashboardsEs: typeof dashboardsEn = {
     addWidget: 'Añadir widget',
     addWidgetTitle: 'Añadir un widget',
     widgetsEmptyTitle: 'Este panel aún no tiene widgets',
-    widgetsEmptyBody: 'Añade aquí un gráfico o una cifra clave, o usa «Añadir a un panel» en explorar, embudos y cohortes.',
+    widgetsEmptyBody: 'Añade aquí un gráfico, una cifra clave, un embudo o una tabla de retención, o usa «Añadir a un panel» en explorar, embudos y cohortes.',
     full: 'Este panel está lleno ({{max}} widgets).',
     widget: {
       kind: 'Widget',
@@ -63,6 +63,11 @@ export const dashboardsEs: typeof dashboardsEn = {
       overall: 'Conversión total',
       steps: '{{count}} pasos',
       retention: 'Retención tras {{n}} {{period}}',
+      stepCount: 'Un embudo tiene de {{min}} a {{max}} pasos.',
+      windowUnit: 'Unidad',
+      windowInvalid: 'Un número entero desde 1',
+      windowTooLong: 'Una ventana puede ser como mucho de 90 días',
+      moreOnScreen: 'Filtros, exclusiones y desgloses: crea la consulta en su pantalla y usa allí «Añadir a un panel».',
     },
     add: {
       button: 'Añadir a un panel',

@@ -4,6 +4,9 @@
  * no event yet and a filter no value; the query runs only once every step names an event and every
  * filter is complete (`funnelQuery`). A URL that does not parse falls back to the default (two
  * empty steps) instead of failing; the range and time group come from the shell's date range.
+ * In entities/ because two features build funnel queries with it: the funnels screen, and the
+ * dashboard's "Add widget" dialog (features/dashboards/widgetBuilders.ts), so a funnel widget made
+ * on the dashboard is the same query the funnels screen would put there.
  */
 import { z } from 'zod';
 import type { DateRange } from '@gd/shared/dateRange';

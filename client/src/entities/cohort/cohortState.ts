@@ -4,6 +4,8 @@
  * `rf`); the breakdown as `attribute:<field>` or `property:<name>`; `seg` is the breakdown segment
  * the table shows. The range comes from the shell's date range (its time group is not used: the
  * period is the cohort's). Unknown or malformed values fall back to the defaults instead of failing.
+ * In entities/ because the dashboard's "Add widget" dialog (features/dashboards/widgetBuilders.ts)
+ * builds its retention widgets with `cohortQuery` too, the same query the cohort screen would add.
  */
 import { z } from 'zod';
 import type { DateRange } from '@gd/shared/dateRange';
