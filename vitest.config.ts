@@ -17,6 +17,9 @@ export default defineConfig({
           // file: a third of the CPU time (the suite's budget is 15 minutes on two cores). A test
           // that leans on module state it did not set up itself is a defect this would show.
           isolate: false,
+          // Property tests run hundreds of cases; on a loaded two-core machine 5 s (the default) is
+          // not enough for some (a timeout is not a result: nothing here asserts on time).
+          testTimeout: 30_000,
         },
       },
       {
