@@ -184,6 +184,45 @@ describe('the SQL answers what the reference answers', () => {
   });
 });
 
+describe('conversion over time across a change of offset', () => {
+  it('puts each attempt in the local day, week and month it started in, around the spring-forward night in New York', async () => {
+    const dst = await createTestApp(owner.client, { timezone: TZ });
+    // New York leaves EST (-05:00) for EDT (-04:00) on Sunday 2026-03-08 at 02:00.
+    const starts: [string, string][] = [
+      ['2026-03-06T12:00:00Z', '2026-03-06'], // the range's first day (a Friday)
+      ['2026-03-08T04:59:59Z', '2026-03-07'], // 23:59:59 EST
+      ['2026-03-08T05:00:00Z', '2026-03-08'], // 00:00 EST, the night of the change
+      ['2026-03-09T03:59:59Z', '2026-03-08'], // 23:59:59 EDT
+      ['2026-03-09T04:00:00Z', '2026-03-09'], // 00:00 EDT, a Monday
+      ['2026-03-11T03:59:59.999Z', '2026-03-10'], // the range's last instant
+    ];
+    for (const [i, [time]] of starts.entries()) {
+      const events = [{ id: randomUUID(), name: 'open', time }];
+      // The person who starts on the Monday converts ten minutes later.
+      if (i === 4) events.push({ id: randomUUID(), name: 'buy', time: new Date(Date.parse(time) + 600_000).toISOString() });
+      const answer = await ingest(api, dst.appKey, 'ingestBatch', { device: { id: `dst-${i}-${randomUUID()}`, os: 'Android' }, events });
+      expect(answer.body).toMatchObject({ status: 'OK', rejected: [] });
+    }
+    const query = (timeGroup: 'day' | 'week' | 'month', order: 'sequential' | 'any') => ({
+      startDay: '2026-03-06', endDay: '2026-03-10', timeGroup, order, window: { value: 1, unit: 'hour' },
+      steps: [{ event: 'open', filters: [] }, { event: 'buy', filters: [] }], exclusions: [], attribution: 'first', compare: false,
+    });
+    // In order (the set-based SQL) and in any order (per person): the same buckets.
+    for (const order of ['sequential', 'any'] as const) {
+      const byDay = (await call('queryFunnel', query('day', order), dst.id)).body as unknown as FunnelAnswer;
+      expect(byDay.overTime).toEqual({
+        buckets: ['2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10'], entered: [1, 1, 2, 1, 1], converted: [0, 0, 0, 1, 0],
+      });
+      expect(byDay.total.counts).toEqual([6, 1]);
+      expect(byDay.histogram.find((b) => b.people > 0)).toEqual({ upTo: 900, people: 1 });
+      const byWeek = (await call('queryFunnel', query('week', order), dst.id)).body as unknown as FunnelAnswer;
+      expect(byWeek.overTime).toEqual({ buckets: ['2026-03-06', '2026-03-09'], entered: [4, 2], converted: [0, 1] });
+      const byMonth = (await call('queryFunnel', query('month', order), dst.id)).body as unknown as FunnelAnswer;
+      expect(byMonth.overTime).toEqual({ buckets: ['2026-03-06'], entered: [6], converted: [1] });
+    }
+  });
+});
+
 describe('drill-down and saved audiences', () => {
   // Generated once the data are in (beforeAll): a funnel where somebody drops at step 2.
   let spec: FunnelSpec;

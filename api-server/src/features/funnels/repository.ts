@@ -13,7 +13,8 @@
  */
 import { EMPTY_SENTINEL, NUMERIC_TEXT_PATTERN, OTHER_SENTINEL, type FunnelQuery, type PersonAttribute, type PropertyFilter, type ResolvedRange, type StepEvent } from '@gd/shared';
 import { tx, type Db, type Queryable } from '../../db/pool.ts';
-import { Params, dayBucket, hourBucket } from '../analytics/sql.ts';
+import { bucketLabels } from '../analytics/range.ts';
+import { Params, hourBucket } from '../analytics/sql.ts';
 
 const ATTRIBUTE_COLUMNS: Record<PersonAttribute, string> = {
   country: 'country', os: 'os', app_version: 'app_version', from_source: 'from_source', from_campaign: 'from_campaign',
@@ -95,7 +96,9 @@ export function personOutcomes(p: Params, spec: OutcomeSpec): string {
   const byProperty = breakdown?.kind === 'property';
   const value = byProperty ? `, coalesce(nullif(properties ->> ${p.add(breakdown.property)}::text, ''), '${EMPTY_SENTINEL}') AS v` : '';
   const order = `ORDER BY t, m, x${byProperty ? ', v COLLATE "C"' : ''}`;
-  const rf = `extract(epoch FROM ${from}::timestamptz)::float8`, rt = `extract(epoch FROM ${to}::timestamptz)::float8`;
+  // The range's ends as epoch seconds, computed here: `extract(epoch ...)` on a parameter is not
+  // folded into a constant, and its numeric result cost a conversion on every row it was compared to.
+  const rf = `${p.add(spec.bounds.from.getTime() / 1000)}::float8`, rt = `${p.add(spec.bounds.to.getTime() / 1000)}::float8`;
   let key = 'NULL::text';
   if (breakdown?.kind === 'attribute') {
     key = `coalesce(nullif(pe.${ATTRIBUTE_COLUMNS[breakdown.field]}, ''), '${EMPTY_SENTINEL}')`;
@@ -113,7 +116,7 @@ export function personOutcomes(p: Params, spec: OutcomeSpec): string {
     : ', res AS (SELECT * FROM res0)';
   if (setBasedApplies(query, spec.withBreakdown)) {
     const ev = `
-  SELECT person_id, extract(epoch FROM event_time)::float8 AS t, (${maskSql(stepConditions)}) AS m${value}
+  SELECT person_id, date_part('epoch', event_time) AS t, (${maskSql(stepConditions)}) AS m${value}
     FROM events
    WHERE app_id = ${app}::uuid AND event_time >= ${from}::timestamptz AND event_time < ${to}::timestamptz + make_interval(secs => ${win}::float8) ${nameFilter}`;
     const firstKey = breakdown?.kind === 'attribute' ? key : byProperty ? 'b.v' : 'NULL::text';
@@ -121,7 +124,7 @@ export function personOutcomes(p: Params, spec: OutcomeSpec): string {
   }
   return `
 WITH ev AS (
-  SELECT person_id, extract(epoch FROM event_time)::float8 AS t, (${maskSql(stepConditions)}) AS m, (${maskSql(exclusionConditions)}) AS x${value}
+  SELECT person_id, date_part('epoch', event_time) AS t, (${maskSql(stepConditions)}) AS m, (${maskSql(exclusionConditions)}) AS x${value}
     FROM events
    WHERE app_id = ${app}::uuid AND event_time >= ${from}::timestamptz AND event_time < ${to}::timestamptz + make_interval(secs => ${win}::float8) ${nameFilter}
 ), per AS (
@@ -144,34 +147,43 @@ WITH ev AS (
  * functions instead of a call per person: with distinct step events no occurrence can fill two
  * steps, so the greedy chain of `gd_funnel_eval` from a step-k occurrence at time t is "the
  * earliest step-(k+1) occurrence at or after t, then the chain from there". Walking the steps
- * backwards, one window pass per step over the person's events (latest first, equal instants
- * together) carries for every event the chain of times that starts at or after it (an array
- * compared by its first element, the earliest next occurrence). A step-1 occurrence in the range
- * then reaches 1 + the chain's times within its window; each person keeps the attempt that gets
- * furthest, the earliest on a tie (then the breakdown value in binary order, as funnel.ts). Same
- * answers as `gd_funnel_eval` (the integration tests compare both with the reference).
+ * backwards, one window pass per step over the person's events (latest first, at one instant the
+ * later steps first; every pass has the same window, so the events are sorted once) gives every event the
+ * chain that starts at or after it: `x{k}_{j}` is the time of step j in the chain from the earliest
+ * step-k occurrence at or after the event. Each chain element only moves later as the start moves
+ * later, so the chain of the earliest step-k occurrence is, element by element, the minimum over
+ * all step-k occurrences at or after the event: plain `min` aggregates over scalar columns, no
+ * arrays. A step-1 occurrence in the range then reaches 1 + the chain's times within its window;
+ * each person keeps the attempt that gets furthest, the earliest on a tie (then the breakdown
+ * value in binary order, as funnel.ts). Same answers as `gd_funnel_eval` (the integration tests
+ * compare both with the reference).
  */
 function setBasedOutcomes(a: { ev: string; n: number; win: string; rf: string; rt: string; key: string; byProperty: boolean; keyed: string; people: string }): string {
-  const w = 'WINDOW w AS (PARTITION BY person_id ORDER BY t DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)';
+  // Latest first; at one instant the later steps first (m DESC), so a row's frame (every row up to
+  // it) holds the occurrences of the next step at the same instant: "at or after" with ROWS
+  // framing, cheaper than RANGE, which looks ahead for the peers of every row.
+  const w = 'WINDOW w AS (PARTITION BY person_id ORDER BY t DESC, m DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)';
   const levels: string[] = [];
   let previous = 'ev';
-  let chain = 'NULL::float8[]';
   for (let k = a.n; k >= 2; k--) {
-    const name = `c${k}`;
-    levels.push(`${name} AS (SELECT *, min(CASE WHEN m = ${1 << (k - 1)} THEN ARRAY[t] || ${chain} END) OVER w AS chain${k} FROM ${previous} ${w})`);
-    previous = name;
-    chain = `chain${k}`;
+    const step = `FILTER (WHERE m = ${1 << (k - 1)}) OVER w`;
+    const chain = [`min(t) ${step} AS x${k}_${k}`];
+    for (let j = k + 1; j <= a.n; j++) chain.push(`min(x${k + 1}_${j}) ${step} AS x${k}_${j}`);
+    levels.push(`c${k} AS (SELECT *, ${chain.join(', ')} FROM ${previous} ${w})`);
+    previous = `c${k}`;
   }
-  // The chain's times within the window (it never decreases, and a missing element is NULL).
-  const within = Array.from({ length: a.n - 1 }, (_, i) => `coalesce((chain2[${i + 1}] <= t + ${a.win}::float8)::int, 0)`).join(' + ');
+  // The chain's times within the window (they never decrease, and a missing one is NULL).
+  const steps = Array.from({ length: a.n - 1 }, (_, i) => i + 2);
+  const within = steps.map((j) => `coalesce((x2_${j} <= t + ${a.win}::float8)::int, 0)`).join(' + ');
+  const end = `CASE reached ${steps.map((j) => `WHEN ${j} THEN x2_${j}`).join(' ')} ELSE t_start END`;
   return `
 WITH ev AS (SELECT * FROM (${a.ev}) AS e WHERE m <> 0
 ), ${levels.join(',\n')}
 , att AS (
-  SELECT person_id, t AS t_start, 1 + ${within} AS reached${a.byProperty ? ', v' : ''}, chain2
+  SELECT person_id, t AS t_start, 1 + ${within} AS reached${a.byProperty ? ', v' : ''}, ${steps.map((j) => `x2_${j}`).join(', ')}
     FROM ${previous} WHERE m = 1 AND t >= ${a.rf} AND t < ${a.rt}
 ), b AS (
-  SELECT DISTINCT ON (person_id) person_id, reached, t_start, CASE WHEN reached = 1 THEN t_start ELSE chain2[reached - 1] END AS t_end${a.byProperty ? ', v' : ''}
+  SELECT DISTINCT ON (person_id) person_id, reached, t_start, ${end} AS t_end${a.byProperty ? ', v' : ''}
     FROM att ORDER BY person_id, reached DESC, t_start${a.byProperty ? ', v COLLATE "C"' : ''}
 ), res0 AS (
   SELECT b.person_id, b.reached, b.t_start, b.t_end, ${a.key} AS key FROM b${a.people}
@@ -196,20 +208,26 @@ export async function funnelAggregates(db: Queryable, spec: OutcomeSpec, edges: 
   const base = personOutcomes(p, spec);
   const n = p.add(spec.query.steps.length);
   const tz = p.add(spec.timezone);
-  const lt = `(to_timestamp(t_start) AT TIME ZONE ${tz}::text)`;
   const group = spec.range.timeGroup;
-  const bucket = group === 'hour' ? hourBucket(lt) : dayBucket(group, `${lt}::date`, group === 'day' ? 'NULL' : p.add(spec.range.startDay)); // day buckets do not read the start
-  const edgeList = p.add(edges);
+  // Day, week and month buckets: the bucket whose local start is the last at or before t_start, by
+  // a binary search (width_bucket) over the buckets' starts, worked out once from their labels;
+  // a time zone conversion and a date format per person cost about a tenth of the statement.
+  const labels = group === 'hour' ? '' : p.add(bucketLabels(spec.range));
+  const bucket = group === 'hour'
+    ? hourBucket(`(to_timestamp(t_start) AT TIME ZONE ${tz}::text)`)
+    : `(${labels}::text[])[width_bucket(t_start, ARRAY(SELECT date_part('epoch', d::date::timestamp AT TIME ZONE ${tz}::text) FROM unnest(${labels}::text[]) AS d))]`;
+  // The histogram bin: the first edge at or above the duration (the last bin past every edge), as
+  // histogramBin: the number of edges below it, counted by width_bucket over the negated edges.
+  const negated = p.add([...edges].reverse().map((e) => -e));
+  const bin = `least(${edges.length}::int - width_bucket(-(t_end - t_start), ${negated}::float8[]), ${edges.length - 1}::int)`;
   const sql = `${base}
 , s AS (
-  SELECT key, reached, t_end - t_start AS dur, ${bucket} AS bucket,
-         CASE WHEN reached = ${n}::int THEN coalesce((SELECT min(i) - 1 FROM unnest(${edgeList}::float8[]) WITH ORDINALITY AS e(edge, i) WHERE t_end - t_start <= edge),
-                                                     array_length(${edgeList}::float8[], 1) - 1) END AS bin
+  SELECT key, reached, t_end - t_start AS dur, ${bucket} AS bucket, CASE WHEN reached = ${n}::int THEN ${bin} END AS bin
     FROM res
 )
 SELECT CASE GROUPING(key, bucket, bin) WHEN 1 THEN 'bucket' WHEN 3 THEN 'key' WHEN 6 THEN 'bin' ELSE 'all' END AS grouping,
        key, bucket, reached, bin::int AS bin, count(*)::int AS n, sum(dur)::float8 AS dur_sum,
-       percentile_disc(0.5) WITHIN GROUP (ORDER BY dur)::float8 AS dur_median
+       (percentile_disc(0.5) WITHIN GROUP (ORDER BY dur) FILTER (WHERE reached = ${n}::int))::float8 AS dur_median
   FROM s
  GROUP BY GROUPING SETS ((key, bucket, reached), (key, reached), (reached, bin), (reached))`;
   return (await analytic(db, (q) => q.query<AggregateRow>(sql, p.values))).rows;
@@ -217,12 +235,15 @@ SELECT CASE GROUPING(key, bucket, bin) WHEN 1 THEN 'bucket' WHEN 3 THEN 'key' WH
 
 /**
  * A funnel statement with room to sort in memory (the person arrays and window passes sort a few
- * hundred thousand rows on a large app) and without JIT compilation (its set-up costs more than it
- * saves here), in a read-only transaction of its own when `db` is the pool.
+ * hundred thousand rows on a large app), without JIT compilation (its set-up costs more than it
+ * saves here), and with parallel workers for the scan and the sort of a large app's events: the
+ * default cost of passing a row from a worker (0.1) keeps the planner from it, though the sorted
+ * rows reach the window passes about twice as fast (docs/BENCHMARKS.md). In a read-only
+ * transaction of its own when `db` is the pool.
  */
 async function analytic<T>(db: Queryable, run: (q: Queryable) => Promise<T>): Promise<T> {
   if (!('totalCount' in db)) return run(db); // a client (perhaps inside a caller's transaction), not the pool
-  return tx(db as Db, run, "BEGIN READ ONLY; SET LOCAL work_mem = '64MB'; SET LOCAL jit = off");
+  return tx(db as Db, run, "BEGIN READ ONLY; SET LOCAL work_mem = '64MB'; SET LOCAL jit = off; SET LOCAL parallel_tuple_cost = 0.01");
 }
 
 export interface Selection { step: number; outcome: 'converted' | 'dropped'; breakdownValue?: string | undefined }
