@@ -41,10 +41,11 @@ async function prepare(db: Queryable, app: App, query: CohortQuery): Promise<Pre
   return { spec, grid, periods, range };
 }
 
-export async function runCohort(db: Queryable, app: App, query: CohortQuery): Promise<CohortAnswer> {
+/** `sliceFrom`: how many people ids an app needs for the bitmap path to run in slices (repository.ts). */
+export async function runCohort(db: Queryable, app: App, query: CohortQuery, opts: { sliceFrom?: number } = {}): Promise<CohortAnswer> {
   const { spec, grid, periods, range } = await prepare(db, app, query);
   const cells = bitmapPath(spec)
-    ? cellsFromBitmaps(await bitmapGroups(db, spec), spec.cohorts, periods, query.returnOn)
+    ? cellsFromBitmaps(await bitmapGroups(db, spec, opts.sliceFrom), spec.cohorts, periods, query.returnOn)
     : await retentionCells(db, spec);
   const table = assembleRetention({ grid, periods, today: spec.today, returnOn: query.returnOn, breakdown: query.breakdown !== undefined, cells });
   return {

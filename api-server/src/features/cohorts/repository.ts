@@ -23,6 +23,11 @@ import pg from 'pg';
 import { tx, type Queryable } from '../../db/pool.ts';
 import { BEFORE_BIT, LATER_BIT, MASK_SLOTS, monthMasks, type BitmapGroup } from './monthMasks.ts';
 
+/** Slices of people the bitmap path counts side by side (one per core of the database server). */
+const COHORT_SLICES = 2;
+/** Below this many people ids the bitmap path runs as one pass (starting workers would cost more). */
+export const SLICE_MIN_PEOPLE = 50_000;
+
 /** Collects parameter values and answers their `$n` placeholders. */
 class Params {
   readonly values: unknown[] = [];
@@ -229,7 +234,7 @@ const BIG = (bit: number) => (1n << BigInt(bit)).toString();
  * (days) of migration 036 both sides are read in person order, aggregated as they stream and
  * merge-joined, with no hashing or sorting of a million people.
  */
-function bitmapCtes(spec: CohortSqlSpec, p: Params): string {
+function bitmapCtes(spec: CohortSqlSpec, p: Params, people?: PersonSlice): string {
   const masks = monthMasks({ first: spec.first, period: spec.period }, spec.cohorts + spec.periods, spec.today);
   const slots = Array.from({ length: MASK_SLOTS }, (_, k) => k);
   const monthFrom = `${spec.first.slice(0, 7)}-01`;
@@ -263,13 +268,14 @@ function bitmapCtes(spec: CohortSqlSpec, p: Params): string {
   const attribute = b?.kind === 'attribute' ? (PERSON_ATTRIBUTES.find((a) => a === b.field) ?? null) : null;
   const key = attribute ? `coalesce(pp.${attribute}, '')` : `''::text`;
   const join = attribute ? ` LEFT JOIN people pp ON pp.app_id = ${app} AND pp.id = x.person_id` : '';
+  const slice = people ? `${people.from === null ? '' : ` AND e.person_id >= ${p.add(people.from)}`}${people.to === null ? '' : ` AND e.person_id < ${p.add(people.to)}`}` : '';
   return `WITH a AS (
       SELECT e.person_id, bit_or(${bits}) AS s FROM event_person_months e
-       WHERE e.app_id = ${app} AND e.name = ${start}${startMonths} GROUP BY e.person_id
+       WHERE e.app_id = ${app} AND e.name = ${start}${startMonths}${slice} GROUP BY e.person_id
     ),
     b AS (
       SELECT e.person_id, bit_or(${bits}) AS r FROM event_person_months e
-       WHERE e.app_id = ${app} AND e.name = ${ret} AND e.month >= ${from} GROUP BY e.person_id
+       WHERE e.app_id = ${app} AND e.name = ${ret} AND e.month >= ${from}${slice} GROUP BY e.person_id
     ),
     x AS (SELECT a.person_id, a.s, coalesce(b.r, 0) AS r FROM a LEFT JOIN b ON b.person_id = a.person_id),
     p AS (
@@ -291,15 +297,54 @@ async function withSettings<T>(db: Queryable, settings: string, fn: (q: Queryabl
   return tx(db, fn, `BEGIN READ ONLY; ${settings}`);
 }
 const BITMAP_SETTINGS = `SET LOCAL work_mem = '128MB'; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL enable_hashjoin = off`;
+/**
+ * The bitmap path in slices of people side by side (`bitmapGroups`): a Parallel Append hands each
+ * slice, whole, to one process (no partial scans, which would split a person's rows between
+ * processes), each runs the person-ordered pass above on its own people and counts its groups,
+ * and the leader adds the counts up. Worker start-up is cheap next to a pass over a million
+ * people; where no worker is free the leader runs the slices one after the other.
+ */
+const SLICED_SETTINGS = `SET LOCAL work_mem = '128MB'; SET LOCAL jit = off; SET LOCAL enable_hashjoin = off;
+  SET LOCAL max_parallel_workers_per_gather = ${COHORT_SLICES}; SET LOCAL parallel_setup_cost = 0; SET LOCAL parallel_tuple_cost = 0;
+  SET LOCAL min_parallel_index_scan_size = '1TB'; SET LOCAL min_parallel_table_scan_size = '1TB'`;
 /** The CTE path: its CTEs' sizes are unknown to the planner, which then loops over a million people; hash and merge joins only. */
 const GENERIC_SETTINGS = `SET LOCAL work_mem = '128MB'; SET LOCAL jit = off; SET LOCAL enable_nestloop = off`;
 
-/** People grouped by cohort bits, return bits and breakdown key. */
-export async function bitmapGroups(db: Queryable, spec: CohortSqlSpec): Promise<BitmapGroup[]> {
+/** People ids from `from` (inclusive) to `to` (exclusive); null: unbounded. */
+interface PersonSlice { from: string | null; to: string | null }
+
+/**
+ * The app's people split into `COHORT_SLICES` ranges of ids of about the same size (ids are
+ * handed out in order, so an app's are dense between its first and last); the first and the last
+ * are open-ended, so every person is in exactly one, whatever the bounds. One slice below
+ * `minPeople` ids.
+ */
+async function personSlices(db: Queryable, appId: string, minPeople: number): Promise<PersonSlice[]> {
+  const { rows } = await db.query<{ lo: string | null; hi: string | null; n: string }>(
+    'SELECT min(id)::text AS lo, max(id)::text AS hi, (max(id) - min(id))::text AS n FROM people WHERE app_id = $1', [appId],
+  );
+  const lo = rows[0]?.lo, span = rows[0]?.n;
+  if (lo === null || lo === undefined || span === null || span === undefined || BigInt(span) < BigInt(minPeople)) return [{ from: null, to: null }];
+  const cuts = Array.from({ length: COHORT_SLICES - 1 }, (_, i) => (BigInt(lo) + (BigInt(span) * BigInt(i + 1)) / BigInt(COHORT_SLICES)).toString());
+  return [null, ...cuts].map((from, i) => ({ from, to: cuts[i] ?? null }));
+}
+
+/**
+ * People grouped by cohort bits, return bits and breakdown key; in slices side by side from
+ * `sliceFrom` people ids on (the tests slice small apps too).
+ */
+export async function bitmapGroups(db: Queryable, spec: CohortSqlSpec, sliceFrom = SLICE_MIN_PEOPLE): Promise<BitmapGroup[]> {
+  const slices = await personSlices(db, spec.appId, sliceFrom);
   const p = new Params();
-  const ctes = bitmapCtes(spec, p);
-  const text = `${ctes} SELECT s, r, key, count(*) AS people FROM p GROUP BY 1, 2, 3`;
-  const { rows } = await withSettings(db, BITMAP_SETTINGS, (q) => q.query<{ s: string; r: string; key: string; people: string }>(text, p.values));
+  let text: string;
+  if (slices.length === 1) {
+    text = `${bitmapCtes(spec, p)} SELECT s, r, key, count(*) AS people FROM p GROUP BY 1, 2, 3`;
+  } else {
+    const parts = slices.map((slice) => `SELECT * FROM (${bitmapCtes(spec, p, slice)} SELECT s, r, key, count(*) AS people FROM p GROUP BY 1, 2, 3) AS part`);
+    text = `SELECT s, r, key, sum(people) AS people FROM (${parts.join(' UNION ALL ')}) AS parts GROUP BY 1, 2, 3`;
+  }
+  const settings = slices.length === 1 ? BITMAP_SETTINGS : SLICED_SETTINGS;
+  const { rows } = await withSettings(db, settings, (q) => q.query<{ s: string; r: string; key: string; people: string }>(text, p.values));
   return rows.map((row) => ({ s: BigInt(row.s), r: BigInt(row.r), key: row.key, people: Number(row.people) }));
 }
 
