@@ -1,7 +1,8 @@
 /**
  * Entry: checks the API configuration, picks the language (URL segment, saved choice, browser),
  * loads its catalogue, wires the API client to the session and renders. Every screen is lazy.
- * Production builds register the app-shell service worker (a reload works offline).
+ * Production builds register the app-shell service worker (a reload works offline). The chunks a
+ * signed-in address renders start loading at once (app/preload.ts).
  */
 import '@mantine/core/styles.css';
 import './app/global.css';
@@ -12,6 +13,7 @@ import { ConfigurationError } from '@gd/shared/apiBase';
 import { apiBaseUrl, configureApi } from './api/client.ts';
 import { App } from './app/App.tsx';
 import { ConfigErrorPage } from './app/ConfigErrorPage.tsx';
+import { preloadSignedIn } from './app/preload.ts';
 import { theme } from './app/theme.ts';
 import { currentLanguage, initI18n } from './i18n/i18n.ts';
 import { pageLanguage } from './i18n/languageStore.ts';
@@ -20,6 +22,8 @@ import { registerShellWorker } from './sync/shell/register.ts';
 
 async function start(): Promise<void> {
   if (import.meta.env.PROD) registerShellWorker();
+  // The chunks of the address start loading now, beside the catalogue and the session check.
+  preloadSignedIn(window.location.pathname);
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   const root = createRoot(container);

@@ -11,6 +11,7 @@ import { SignedOutOnly } from '../features/auth/SignedOutOnly.tsx';
 import { RequireSession } from '../session/RequireSession.tsx';
 import { ErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { PageLoader } from '../ui/Loading.tsx';
+import { loadHome, loadRouteScreen, loadShell } from './preload.ts';
 
 const AuthLayout = lazy(() => import('../features/auth/AuthLayout.tsx'));
 const LoginPage = lazy(() => import('../features/auth/LoginPage.tsx'));
@@ -21,9 +22,9 @@ const LogoutPage = lazy(() => import('../features/auth/LogoutPage.tsx'));
 const SkudoLoginPage = lazy(() => import('../features/skudo/PartnerLoginPage.tsx'));
 const SkudoOffersPage = lazy(() => import('../features/skudo/PartnerOffersPage.tsx'));
 const LegacyPage = lazy(() => import('../features/auth/LegacyPage.tsx'));
-const Shell = lazy(() => import('../shell/Shell.tsx'));
-const RouteScreen = lazy(() => import('../shell/RouteScreen.tsx'));
-const HomePage = lazy(() => import('../features/home/HomePage.tsx'));
+const Shell = lazy(loadShell);
+const RouteScreen = lazy(loadRouteScreen);
+const HomePage = lazy(loadHome);
 const NotFoundPage = lazy(() => import('../shell/NotFoundPage.tsx'));
 
 export function AppRoutes() {
