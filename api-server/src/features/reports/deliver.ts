@@ -12,6 +12,11 @@
  *   Then logged in with the sealed password or private key; uploaded under a temporary name and
  *   renamed into place, so a reader never sees half a file and a retry replaces it.
  *
+ * Delivery is at least once: a worker that stops between the server's acceptance and the run's
+ * record of it delivers again when the run is taken over. The SFTP upload then replaces the same
+ * file; the e-mail carries the same Message-ID (`reportMessageId`, one per run), which mail clients
+ * and mailbox providers use to show a resent message once.
+ *
  * A failure is a DeliveryFailed (retried with backoff by run.ts) unless `permanent` (nothing a
  * retry can change: no provider, credentials that no longer open, a host key that is not the
  * pinned one).
@@ -36,11 +41,19 @@ export interface DeliveryContext {
   db: Queryable; serverSecret: string; net: NetPolicy; signal?: AbortSignal | undefined;
   report: { id: string; accountId: string; name: string; secret: Buffer | null };
   days: { startDay: string; endDay: string };
+  /** The run delivered: the e-mail's Message-ID is made from it. */
+  runId: string;
 }
 
 /** Delivers; answers a warning when delivered only in part. */
 export async function deliver(ctx: DeliveryContext, target: StoredTarget, file: ReportFile): Promise<string | null> {
   return target.type === 'email' ? deliverByEmail(ctx, target, file) : deliverBySftp(ctx, target, file);
+}
+
+/** One Message-ID per run, on the sender's domain (RFC 5322 msg-id): a resend of the run is the same message. */
+export function reportMessageId(runId: string, senderAddress: string): string {
+  const domain = /@([A-Za-z0-9.-]+)$/.exec(senderAddress)?.[1] ?? 'reports.invalid';
+  return `<report-run.${runId}@${domain.toLowerCase()}>`;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).split(/\r?\n/)[0]?.slice(0, 300) ?? '';
@@ -56,7 +69,7 @@ async function deliverByEmail(ctx: DeliveryContext, target: Extract<StoredTarget
   const period = ctx.days.startDay === ctx.days.endDay ? ctx.days.startDay : `${ctx.days.startDay} to ${ctx.days.endDay}`;
   try {
     const info = await mail.transporter.sendMail({
-      from: mail.from, to: target.recipients, subject: `${ctx.report.name} (${period})`,
+      from: mail.from, to: target.recipients, messageId: reportMessageId(ctx.runId, mail.from.address), subject: `${ctx.report.name} (${period})`,
       text: `The scheduled report "${ctx.report.name}" for ${period} is attached (${file.fileName}, ${file.rows} rows).`,
       attachments: [{ filename: file.fileName, content: file.bytes, contentType: file.fileName.endsWith('.zip') ? 'application/zip' : 'text/csv; charset=utf-8' }],
     });

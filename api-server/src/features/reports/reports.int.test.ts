@@ -128,6 +128,8 @@ async function expectedExploreRows(f: Fixture, run: ReportRun, compare = false):
   };
 }
 
+/** The mail provider's sender domain (fixture): the run's Message-ID is on it. */
+const SENDER_DOMAIN = 'acme.example.com';
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 
 describe('scheduled reports', () => {
@@ -385,10 +387,17 @@ describe('scheduled reports', () => {
     expect(mailsTo('sched.c@acme.example.com')).toHaveLength(1);
   });
 
-  for (const crashAt of ['afterFile', 'afterDelivery'] as const) {
-    it(`a worker that dies ${crashAt === 'afterFile' ? 'after writing the file' : 'after delivering'}: the run is taken over and delivered once`, async () => {
+  // Where the worker stops: the e-mails seen then, and in all once the run is taken over. Sent but
+  // not recorded, the run is sent again (at least once), under the same Message-ID.
+  const crashes = [
+    { at: 'afterFile', label: 'after writing the file', atCrash: 0, total: 1 },
+    { at: 'afterSend', label: 'after sending, before recording it', atCrash: 1, total: 2 },
+    { at: 'afterDelivery', label: 'after recording the delivery', atCrash: 1, total: 1 },
+  ] as const;
+  for (const crash of crashes) {
+    it(`a worker that dies ${crash.label}: the run is taken over and delivered, ${crash.total === 1 ? 'once' : 'again with the same Message-ID'}`, async () => {
       const f = await fixture();
-      const recipient = `crash.${crashAt.toLowerCase()}@acme.example.com`;
+      const recipient = `crash.${crash.at.toLowerCase()}@acme.example.com`;
       const report = await create(f, exploreInput({ active: false, target: { type: 'email', recipients: [recipient] } }));
       const queue = `crash-${randomBytes(3).toString('hex')}`;
       const runId = randomUUID();
@@ -398,10 +407,10 @@ describe('scheduled reports', () => {
       let reached!: () => void;
       const atCrash = new Promise<void>((resolve) => { reached = resolve; });
       // The doomed worker stops for good at the crash point (a process frozen or killed there).
-      const frozen = { ...deps, hooks: { [crashAt]: () => { reached(); return new Promise<void>(() => undefined); } } };
+      const frozen = { ...deps, hooks: { [crash.at]: () => { reached(); return new Promise<void>(() => undefined); } } };
       void runReport(frozen, claimed!, { workerId: 'doomed-worker', signal: new AbortController().signal, renew: () => Promise.resolve(true) });
       await atCrash;
-      expect(mailsTo(recipient)).toHaveLength(crashAt === 'afterDelivery' ? 1 : 0);
+      expect(mailsTo(recipient)).toHaveLength(crash.atCrash);
       // Restart: a new worker on the queue takes the run over once the lease expired.
       const runner = startJobRunner({ db: api.db, log: deps.log, queue, kinds: [kind], intervalMs: 100 });
       try {
@@ -410,7 +419,10 @@ describe('scheduled reports', () => {
       } finally {
         await runner.stop();
       }
-      expect(mailsTo(recipient)).toHaveLength(1);
+      const mails = mailsTo(recipient);
+      expect(mails).toHaveLength(crash.total);
+      // The header may be folded onto the next line.
+      for (const mail of mails) expect(/^Message-ID:\s*(<[^>]+>)/im.exec(mail.raw)?.[1]).toBe(`<report-run.${runId}@${SENDER_DOMAIN}>`);
     });
   }
 

@@ -39,8 +39,8 @@ export const RETRY_DELAYS_S = [30, 120, 600] as const;
 
 export interface ReportJobDeps {
   db: Db; log: Logger; secret: string; net: NetPolicy;
-  /** Tests only: awaited after the file is stored and after the delivery is recorded (a crash there never resolves). */
-  hooks?: { afterFile?: (runId: string) => Promise<void>; afterDelivery?: (runId: string) => Promise<void> } | undefined;
+  /** Tests only: awaited after the file is stored, after it is sent and after the delivery is recorded (a crash there never resolves). */
+  hooks?: { afterFile?: (runId: string) => Promise<void>; afterSend?: (runId: string) => Promise<void>; afterDelivery?: (runId: string) => Promise<void> } | undefined;
 }
 
 export function reportScheduleJobKind(deps: ReportJobDeps): JobKind {
@@ -118,9 +118,12 @@ export async function runReport(deps: ReportJobDeps, job: Claimed, ctx: JobConte
       await deps.hooks?.afterFile?.(run.id);
       const secret = (await repo.reportSecret(db, report.app_id, report.id))?.secret ?? null;
       const partial = await deliver({
-        db, serverSecret: deps.secret, net: deps.net, signal: ctx.signal, days,
+        db, serverSecret: deps.secret, net: deps.net, signal: ctx.signal, days, runId: run.id,
         report: { id: report.id, accountId: report.account_id, name: report.name, secret },
       }, report.target, file);
+      // A worker that stops here (sent, not yet recorded) sends again when the run is taken over:
+      // delivery is at least once; the e-mail's Message-ID is the run's, so mail clients show one.
+      await deps.hooks?.afterSend?.(run.id);
       warning = [noData, partial].filter(Boolean).join('. ') || null;
       await progress('UPDATE report_runs SET delivered_at = now(), warning = $3', [warning]);
       await deps.hooks?.afterDelivery?.(run.id);
