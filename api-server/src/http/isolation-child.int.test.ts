@@ -239,6 +239,7 @@ const VALID_BODIES: Partial<Record<EndpointName, unknown>> = {
   updateTag: { name: 'hijacked', valueType: 'text' },
   updateEventDefinition: { label: 'Hijacked' },
   setEventBreakdowns: { properties: ['hijacked'] },
+  retryEventBreakdown: { property: 'hijacked' },
   sendAbWinner: { variantId: 'A', metric: 'click' },
   renameSegment: { name: 'Hijacked' },
   updateDashboard: { name: 'Hijacked', window: 'day' },
