@@ -23,8 +23,10 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     DATABASE_URL: inject('databaseUrl'), PORT: '0', LOG_LEVEL: 'silent', DB_POOL_SIZE: '4',
     JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it',
     // Test files share one database: only those that test delivery run its loop (DELIVERY_IN_PROCESS: 'on'),
-    // so no other file's server leases their outbox rows. The same for the journey engine (JOURNEYS_IN_PROCESS).
-    DELIVERY_IN_PROCESS: 'off', JOURNEYS_IN_PROCESS: 'off', RULES_IN_PROCESS: 'off', POSTBACKS_IN_PROCESS: 'off', AUDIENCE_SHARE_IN_PROCESS: 'off', INTEGRATION_REFRESH_IN_PROCESS: 'off', ...env,
+    // so no other file's server leases their outbox rows. The same for the journey engine (JOURNEYS_IN_PROCESS)
+    // and the attribution loop, which takes any app's pending installs: a test attributes its own
+    // with attributePending, and another file's loop holding them made it read a partial answer.
+    DELIVERY_IN_PROCESS: 'off', JOURNEYS_IN_PROCESS: 'off', ATTRIBUTION_IN_PROCESS: 'off', RULES_IN_PROCESS: 'off', POSTBACKS_IN_PROCESS: 'off', AUDIENCE_SHARE_IN_PROCESS: 'off', INTEGRATION_REFRESH_IN_PROCESS: 'off', ...env,
   });
   const server = await startServer(config, { log: pino({ level: 'silent' }), mailSender: sender });
   return {
