@@ -314,10 +314,11 @@ const GENERIC_SETTINGS = `SET LOCAL work_mem = '128MB'; SET LOCAL jit = off; SET
 interface PersonSlice { from: string | null; to: string | null }
 
 /**
- * The app's people split into `COHORT_SLICES` ranges of ids of about the same size (ids are
- * handed out in order, so an app's are dense between its first and last); the first and the last
- * are open-ended, so every person is in exactly one, whatever the bounds. One slice below
- * `minPeople` ids.
+ * The app's people split into `COHORT_SLICES` equal ranges of ids between its first and last.
+ * Ids are handed out in order across apps, so the slices hold about as many of the app's people
+ * each when it gained them steadily, and fewer in one when it gained most in a burst (slower then,
+ * never wrong). The first and the last are open-ended, so every person is in exactly one, whatever
+ * the bounds. One slice below `minPeople` ids.
  */
 async function personSlices(db: Queryable, appId: string, minPeople: number): Promise<PersonSlice[]> {
   const { rows } = await db.query<{ lo: string | null; hi: string | null; n: string }>(
