@@ -3,27 +3,8 @@ import fc from 'fast-check';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_SENTINEL, OTHER_SENTINEL } from '@gd/shared';
+import { parseCsv } from '../../testing/csv.ts';
 import { breakdownLabel, reportBaseName, reportFile, type Table } from './files.ts';
-
-/** A minimal RFC 4180 reader (quoted fields, doubled quotes, CRLF rows). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; }
-    else cell += c;
-  }
-  return rows;
-}
 
 const main: Table = {
   name: 'series', columns: ['date', 'value', 'note'],
