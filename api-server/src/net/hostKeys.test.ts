@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HostKeyFingerprint } from '@gd/shared';
-import { HostKeyMismatch, hostKeyFingerprint } from './hostKeys.ts';
+import { HostKeyMismatch, hostKeyFingerprint, hostKeyOnSave } from './hostKeys.ts';
 
 const KEYS = [
   {
@@ -31,5 +31,21 @@ describe('host key fingerprints', () => {
     const error = new HostKeyMismatch({ host: 'files.example.com', port: 2222 }, KEYS[0]!.fingerprint, KEYS[1]!.fingerprint);
     expect(error.message).toBe(`the SFTP server files.example.com:2222 presented the host key ${KEYS[1]!.fingerprint}, but ${KEYS[0]!.fingerprint} is pinned; the connection was refused before logging in`);
     expect(error).toMatchObject({ expected: KEYS[0]!.fingerprint, presented: KEYS[1]!.fingerprint, host: 'files.example.com', port: 2222 });
+  });
+});
+
+describe('hostKeyOnSave', () => {
+  const FP = 'SHA256:x5fdnafud5spKn2iLJbuPRN2gKSZT1U7mSQpqXFCdTo';
+  const server = { host: 'Files.Example.com', port: 22 };
+  it('stores the fingerprint given, and forgets on null, whatever the server was', () => {
+    expect(hostKeyOnSave(FP, server, { host: 'other.example.com', port: 2222 })).toBe(FP);
+    expect(hostKeyOnSave(FP, null, server)).toBe(FP);
+    expect(hostKeyOnSave(null, server, server)).toBeNull();
+  });
+  it('keeps the pinned key for the same server (host in any case), and forgets it for another host or port or when there was none', () => {
+    expect(hostKeyOnSave(undefined, server, { host: 'files.example.COM', port: 22 })).toBeUndefined();
+    expect(hostKeyOnSave(undefined, server, { host: 'files.example.com', port: 2222 })).toBeNull();
+    expect(hostKeyOnSave(undefined, server, { host: 'mirror.example.com', port: 22 })).toBeNull();
+    expect(hostKeyOnSave(undefined, null, server)).toBeNull();
   });
 });

@@ -29,3 +29,19 @@ export class HostKeyMismatch extends Error {
     this.presented = presented;
   }
 }
+
+/** An SFTP server as a configuration names it. */
+export interface SftpServer { host: string; port: number }
+
+/**
+ * The host key to store when an SFTP configuration (an import's source, a report's target) is
+ * saved: the fingerprint given (null: forget the pinned one); none given, the pinned one is kept
+ * (undefined: leave the column as it is) while the configuration names the same server, and
+ * forgotten (null) when the host or port changed or there was no SFTP server before: another
+ * server's key is not this one's, and the next login pins the key it meets.
+ */
+export function hostKeyOnSave(given: string | null | undefined, before: SftpServer | null, now: SftpServer): string | null | undefined {
+  if (given !== undefined) return given;
+  const sameServer = before !== null && before.host.toLowerCase() === now.host.toLowerCase() && before.port === now.port;
+  return sameServer ? undefined : null;
+}

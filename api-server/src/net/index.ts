@@ -7,7 +7,7 @@
 export { allowList, checkedAddresses, embeddedIpv4, isRefusedAddress, systemResolver, type ResolvedAddress, type Resolver } from './addresses.ts';
 export { NetError, type NetFailureReason } from './errors.ts';
 export { FTPError, connectFtp, connectSftp, type FileServerLogin, type FtpClient, type SftpClient, type SftpConnection } from './fileServers.ts';
-export { HostKeyMismatch, hostKeyFingerprint } from './hostKeys.ts';
+export { HostKeyMismatch, hostKeyFingerprint, hostKeyOnSave, type SftpServer } from './hostKeys.ts';
 export { REQUEST_DEFAULTS, guardedRequest, readBody, type GuardedRequestOptions, type GuardedResponse } from './http.ts';
 export { netPolicy, publicOnly, type NetPolicy } from './policy.ts';
 export { guardedConnect, guardedLookup, guardedSocket, limitedStream, type StreamLimits } from './socket.ts';

@@ -20,7 +20,7 @@ import { tx, type Queryable } from '../../db/pool.ts';
 import { wakeJobRunners } from '../../jobs/runner.ts';
 import { FileTooLarge, deleteFile, storeStream } from '../../jobs/storedFiles.ts';
 import * as segments from '../segments/repository.ts';
-import { netPolicy } from '../../net/index.ts';
+import { hostKeyOnSave, netPolicy } from '../../net/index.ts';
 import { ISSUE_TEXT, addressProblems, sourceAddressProblems } from './netConfig.ts';
 import * as repo from './repository.ts';
 import { clearRows } from './resolve.ts';
@@ -52,12 +52,10 @@ function configOf(source: ImportSourceInput): ImportConfig {
 /** The host key to write for a source (see the header); undefined keeps the pinned one. */
 export function hostKeyOf(source: ImportSourceInput, stored?: Pick<repo.ImportTaskRow, 'type' | 'config'>): string | null | undefined {
   if (source.type !== 'ftp' || !source.isSecureFtp) return null;
-  if (source.ftpHostKeyFingerprint !== undefined) return source.ftpHostKeyFingerprint;
-  if (!stored) return null;
-  const before = stored.config as { ftpHost?: unknown; ftpPort?: unknown; isSecureFtp?: unknown };
-  const sameServer = stored.type === 'ftp' && before.isSecureFtp === true && before.ftpPort === source.ftpPort
-    && typeof before.ftpHost === 'string' && before.ftpHost.toLowerCase() === source.ftpHost.toLowerCase();
-  return sameServer ? undefined : null;
+  const was = stored?.config as { ftpHost?: unknown; ftpPort?: unknown; isSecureFtp?: unknown } | undefined;
+  const before = stored?.type === 'ftp' && was?.isSecureFtp === true && typeof was.ftpHost === 'string' && typeof was.ftpPort === 'number'
+    ? { host: was.ftpHost, port: was.ftpPort } : null;
+  return hostKeyOnSave(source.ftpHostKeyFingerprint, before, { host: source.ftpHost, port: source.ftpPort });
 }
 
 export function importRoutes(router: Router, deps: Deps): void {

@@ -23,7 +23,7 @@ import { fileRoute, route } from '../../http/endpoint.ts';
 import { isUuid } from '../../http/validate.ts';
 import { wakeJobRunners } from '../../jobs/runner.ts';
 import { deleteFile } from '../../jobs/storedFiles.ts';
-import { netPolicy } from '../../net/index.ts';
+import { hostKeyOnSave, netPolicy } from '../../net/index.ts';
 import { ISSUE_TEXT, addressProblems } from '../imports/netConfig.ts';
 import { openSecrets, sealSecrets } from '../imports/secretBox.ts';
 import { findProvider, providerSettings } from '../mailProviders/repository.ts';
@@ -59,9 +59,8 @@ export function reportRoutes(router: Router, deps: Deps): void {
     const issues = await addressProblems([{ path: 'target.host', host: t.host }], netPolicy(deps.config));
     if (issues.length) return { failure: invalid(issues) };
     const target: repo.StoredTarget = { type: 'sftp', host: t.host, port: t.port, username: t.username, path: t.path };
-    const sameServer = stored?.target.type === 'sftp' && stored.target.host.toLowerCase() === t.host.toLowerCase() && stored.target.port === t.port;
     // undefined keeps the pinned key (the same server); null forgets it.
-    const hostKey = t.hostKeyFingerprint !== undefined ? t.hostKeyFingerprint : sameServer ? undefined : null;
+    const hostKey = hostKeyOnSave(t.hostKeyFingerprint, stored?.target.type === 'sftp' ? stored.target : null, t);
     if (t.password !== undefined || t.privateKey !== undefined) {
       const secrets: Record<string, string> = {};
       if (t.password !== undefined) secrets.password = t.password;
