@@ -4,7 +4,9 @@
  * is a short transaction on leased rows, so any number of processes share the work and a process
  * that dies mid-way loses nothing (resolve.ts, send.ts).
  *
- * A tick works while there is work (bounded, so one busy run cannot starve the others' timers),
+ * A tick resolves and sends side by side (send.ts `sendWhileDue`: two senders, so one leases its
+ * next batch while the other sends) while there is work (bounded, so one busy run cannot starve
+ * the others' timers),
  * then sleeps `intervalMs` (200 ms: a paused message stops within a second, a played one starts
  * within one); `wake()` starts a tick at once (the API calls it after play and test).
  */
@@ -17,7 +19,7 @@ import type { LiveDocReader } from '../documents/liveDocs.ts';
 import { startLoop, type Loop } from '../../jobs/loop.ts';
 import { pruneRateWindows } from './rateLimit.ts';
 import { resolveNextPage } from './resolve.ts';
-import { SenderCache, finishRuns, sendDueBatch } from './send.ts';
+import { SenderCache, finishRuns, sendWhileDue } from './send.ts';
 
 export interface DeliveryDeps {
   db: Db;
@@ -43,12 +45,20 @@ export function startDelivery(deps: DeliveryDeps, opts: { intervalMs?: number; n
   let pruned = 0;
 
   async function tick(loop: Loop): Promise<void> {
-    for (let n = 0; n < MAX_STEPS && !loop.stopped; n++) {
-      const step = { ...(opts.now ? { now: opts.now } : {}), ...(opts.leaseSeconds ? { leaseSeconds: opts.leaseSeconds } : {}) };
-      const resolved = await resolveNextPage(deps, workerId, step);
-      const sent = await sendDueBatch(deps, cache, workerId, step);
-      if (!resolved && sent === 0) break;
-    }
+    const step = { ...(opts.now ? { now: opts.now } : {}), ...(opts.leaseSeconds ? { leaseSeconds: opts.leaseSeconds } : {}) };
+    // Resolution and sending side by side: the rows of each page resolved go out while the next is read.
+    let resolving = true;
+    const resolution = (async () => {
+      try {
+        for (let n = 0; n < MAX_STEPS && !loop.stopped; n++) if (!(await resolveNextPage(deps, workerId, step))) break;
+      } finally {
+        resolving = false;
+      }
+    })();
+    const sending = sendWhileDue(deps, cache, workerId, { maxBatches: MAX_STEPS, pending: () => resolving, stopped: () => loop.stopped, batch: step });
+    const results = await Promise.allSettled([resolution, sending]);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     if (!loop.stopped) await finishRuns(deps.db, deps.log, opts.now);
     if (!loop.stopped && Date.now() - pruned > 60_000) {
       pruned = Date.now();

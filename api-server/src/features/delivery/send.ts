@@ -9,10 +9,15 @@
  *   stops new sends as soon as the batches in flight end, and play continues with the rows still
  *   queued. A batch renews its lease while it sends (every third of it), and a row whose lease
  *   could not be renewed in time goes back unsent: another worker may have it.
- * - Exactly once: a row is sent only under its lease and marked with its outcome right after. A
- *   worker killed between a provider's acceptance and that mark leaves the row queued; when its
- *   lease expires it goes again with the same idempotency key, and the copy carries the same
- *   Message-ID (e-mail) or collapse id (push), which mailbox providers and devices show once.
+ * - Exactly once: a row is sent only under its lease and marked with its outcome right after (the
+ *   marks of the sends that end together share one write: Recorder). A worker killed between a
+ *   provider's acceptance and that mark leaves the row queued; when its lease expires it goes again
+ *   with the same idempotency key, and the copy carries the same Message-ID (e-mail) or collapse id
+ *   (push), which mailbox providers and devices show once. At most SENDS_IN_FLIGHT rows are in that
+ *   state at any moment.
+ * - Throughput: a process runs SENDERS senders side by side (sendWhileDue), so one leases its next
+ *   batch while the other sends; e-mails are composed by mime.ts and go through the provider's
+ *   SMTP pool (mailProviders/smtpPool.ts).
  * - Channels: e-mail through the account's active mail provider (nodemailer, email.ts); push
  *   through the app's APNs (iOS devices) or FCM (the others) credentials (push/).
  * - Outcomes: `sent`; transient errors (a 4xx SMTP answer, a refused connection, a provider's 429
@@ -33,6 +38,7 @@ import { backoffMs } from './push/result.ts';
 import { sendWebPushRow } from './push/webPush.ts';
 import { inFlightElsewhere, sentToday } from './caps.ts';
 import { contentFor, renderEmail, type EmailPerson } from './email.ts';
+import { composeForSending } from './mime.ts';
 import { pushOutcome, pushProviderOf, smtpOutcome, type Outcome } from './outcome.ts';
 import { claimSends, windowOf } from './rateLimit.ts';
 import type { SenderCache} from './senderCache.ts';
@@ -46,6 +52,7 @@ export const BATCH = 200;
 export const MAX_ATTEMPTS = 8;
 /** How long a worker holds the rows it leased (DELIVERY_LEASE_SECONDS): a dead worker's rows go again after it. */
 export const SEND_LEASE_SECONDS = 60;
+/** Sends in flight per batch (its lanes); SENDERS batches run side by side (sendWhileDue). */
 const SEND_CONCURRENCY = 20;
 /** How long a row over the frequency cap only with other workers' sends in flight waits before it is decided again. */
 const CAP_RECHECK_MS = 5_000;
@@ -166,12 +173,15 @@ async function sendEmail(deps: SenderDeps, cache: SenderCache, row: OutboxRow, r
   } catch (error) {
     return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
   }
+  let composed;
   try {
-    const info = await mail.transporter.sendMail({
-      from: email.from, to: email.to, ...(email.bcc ? { bcc: email.bcc } : {}), subject: email.subject, html: email.html, text: email.text,
-      messageId: email.messageId, headers: { ...email.headers, 'X-Growthdeck-Test': row.test ? 'yes' : 'no' },
-    });
-    return { status: 'sent', providerId: typeof info.messageId === 'string' ? info.messageId : undefined };
+    composed = await composeForSending(email, { 'X-Growthdeck-Test': row.test ? 'yes' : 'no' });
+  } catch (error) {
+    return { status: 'failed', reason: `invalid_message: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  try {
+    await mail.pool.send(composed.envelope, composed.raw);
+    return { status: 'sent', providerId: email.messageId };
   } catch (error) {
     return smtpOutcome(error);
   }
@@ -271,6 +281,52 @@ async function record(db: Queryable, workerId: string, rows: readonly OutboxRow[
 }
 
 /**
+ * Group commit of the outcomes of a batch's sends: each send's outcome is written before its lane
+ * sends again, and the outcomes that arrive while a write is under way go together in the next
+ * one. At 2,000 e-mails a second that is a write every few milliseconds instead of one per
+ * message, and a killed worker still leaves only the sends in flight unmarked.
+ */
+class Recorder {
+  private waiting: { row: OutboxRow; outcome: Outcome; done: (recorded: boolean) => void }[] = [];
+  private flushing = false;
+  private readonly db: Queryable;
+  private readonly workerId: string;
+  private readonly clock: () => Date;
+  private readonly log: Logger;
+
+  constructor(db: Queryable, workerId: string, clock: () => Date, log: Logger) {
+    this.db = db;
+    this.workerId = workerId;
+    this.clock = clock;
+    this.log = log;
+  }
+
+  /** Whether the outcome was written (false: the write failed; the row stays leased). */
+  record(row: OutboxRow, outcome: Outcome): Promise<boolean> {
+    return new Promise((done) => {
+      this.waiting.push({ row, outcome, done });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.waiting.length > 0) {
+      const group = this.waiting.splice(0);
+      let recorded = true;
+      try {
+        await record(this.db, this.workerId, group.map((g) => g.row), new Map(group.map((g) => [g.row.id, g.outcome])), this.clock());
+      } catch (error) {
+        recorded = false;
+        this.log.error({ err: error, rows: group.map((g) => g.row.id) }, 'recording sends failed');
+      }
+      for (const g of group) g.done(recorded);
+    }
+    this.flushing = false;
+  }
+}
+
+/**
  * The provider a row goes out through and its rate limit, or null when it has none. Web push has
  * none: each subscription names its browser's own push service (Google's, Mozilla's, Apple's),
  * which limit per subscription, not per sender.
@@ -324,6 +380,7 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
   const lease = new BatchLease(deps.db, workerId, rows.map((r) => r.id), leaseSeconds, clock, deps.log);
   const outcomes = new Map<string, Outcome>();
   const sending = new Set<string>();
+  const recorder = new Recorder(deps.db, workerId, clock, deps.log);
   try {
     const now = clock();
     const runs = await cache.runs(deps.db, rows.map((r) => r.send_id));
@@ -384,15 +441,11 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
         outcome = { status: 'retry', reason: error instanceof Error ? error.message : String(error) };
       }
       outcomes.set(row.id, outcome);
-      // Recorded at once, not with the batch: a worker killed now leaves at most the sends in flight
-      // (SEND_CONCURRENCY) accepted by the provider but not marked, which go again with their Message-ID.
-      try {
-        await record(deps.db, workerId, [row], outcomes, clock());
-        lease.done(row.id);
-      } catch (error) {
-        // Left leased: it goes again when the lease ends, with the same Message-ID or collapse id.
-        deps.log.error({ err: error, row: row.id }, 'recording a send failed');
-      }
+      // Recorded before this lane sends again, not with the batch: a worker killed now leaves at most
+      // the sends in flight (SENDS_IN_FLIGHT) accepted by the provider but not marked, which go again
+      // with their Message-ID or collapse id. The lanes' records share their writes (Recorder).
+      // Not recorded (the database unreachable): left leased, it goes again when the lease ends.
+      if (await recorder.record(row, outcome)) lease.done(row.id);
     });
   } finally {
     lease.stop();
@@ -400,4 +453,46 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
     await record(deps.db, workerId, rows.filter((r) => !sending.has(r.id)), outcomes, clock());
   }
   return [...outcomes.values()].filter((o) => o.status !== 'deferred' && o.status !== 'released').length;
+}
+
+/** Senders of one process (sendWhileDue). */
+export const SENDERS = 2;
+/** The most sends one process has in flight: what a worker killed at the worst moment leaves accepted but unmarked. */
+export const SENDS_IN_FLIGHT = SENDERS * SEND_CONCURRENCY;
+/** How soon a sender with nothing due looks again while rows are still being resolved. */
+const PENDING_RECHECK_MS = 25;
+
+/**
+ * The sending of one process: SENDERS senders side by side, each leasing and sending its own
+ * batches under its own id (`<workerId>/<n>`, so the caps see each other's rows as another
+ * worker's). While one sender leases and prepares its next batch (its lease, people and caps
+ * queries: about 25 ms for 200 rows), the other's lanes keep sending, so the provider's
+ * connections do not wait for the database between batches.
+ *
+ * Each sender goes on until nothing is due or it has sent `maxBatches`; while `pending()` (a run
+ * still being resolved into the outbox) it looks again shortly instead of stopping, so the rows of
+ * a page just resolved go out at once. Answers the rows handled.
+ */
+export async function sendWhileDue(
+  deps: SenderDeps, cache: SenderCache, workerId: string,
+  opts: { maxBatches?: number; pending?: () => boolean; stopped?: () => boolean; batch?: Parameters<typeof sendDueBatch>[3] } = {},
+): Promise<number> {
+  const maxBatches = opts.maxBatches ?? Number.POSITIVE_INFINITY;
+  let handled = 0;
+  const sender = async (id: string) => {
+    for (let batches = 0; batches < maxBatches && !opts.stopped?.();) {
+      const n = await sendDueBatch(deps, cache, id, opts.batch);
+      handled += n;
+      if (n > 0) {
+        batches++;
+        continue;
+      }
+      if (!opts.pending?.()) return;
+      await new Promise((resolve) => setTimeout(resolve, PENDING_RECHECK_MS));
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: SENDERS }, (_, i) => sender(`${workerId}/${i}`)));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return handled;
 }

@@ -77,7 +77,7 @@ export class SenderCache {
   private retire(old: Promise<MailTransport>): void {
     const timer = setTimeout(() => {
       this.retiring.delete(timer);
-      void old.then((t) => t?.transporter.close(), () => undefined);
+      void old.then((t) => t?.pool.close(), () => undefined);
     }, SEND_SOCKET_MS + 5_000);
     timer.unref();
     this.retiring.add(timer);
@@ -123,7 +123,7 @@ export class SenderCache {
   close(): void {
     for (const timer of this.retiring) clearTimeout(timer);
     this.retiring.clear();
-    for (const t of this.transports.values()) void t.value.then((v) => v?.transporter.close(), () => undefined);
+    for (const t of this.transports.values()) void t.value.then((v) => v?.pool.close(), () => undefined);
     this.transports.clear();
     this.push.clear();
   }

@@ -15,6 +15,7 @@ import { addMember, registerAccount, startTestApi, type TestApi, type TestClient
 import { openSecrets } from '../imports/secretBox.ts';
 import { providerSettings } from './repository.ts';
 import { activeMailTransport, testConnection } from './transport.ts';
+import { composeForSending } from '../delivery/mime.ts';
 
 const USER = 'relay-user';
 const PASSWORD = 'Relay-Secret-pw-8431';
@@ -192,19 +193,25 @@ describe('mail providers', () => {
     expect(active!.from).toEqual({ name: 'Acme Offers', address: 'offers@acme.example.com' });
     try {
       const to = `person.${provider.id.slice(0, 8)}@example.com`;
-      await active!.transporter.sendMail({ from: active!.from, to, subject: 'Hello', text: 'Hi there' });
-      const mail = received.find((m) => m.to.includes(to));
-      expect(mail?.from).toBe('offers@acme.example.com');
-      expect(mail?.raw).toContain('From: Acme Offers <offers@acme.example.com>');
+      const mail = (subject: string) => composeForSending({ from: active!.from, to, subject, html: '<p>Hi there</p>', text: 'Hi there', messageId: `<${subject}@test>`, headers: {} });
+      const first = await mail('Hello');
+      await active!.pool.send(first.envelope, first.raw);
+      // The second message reuses the connection of the first.
+      const second = await mail('Again');
+      await active!.pool.send(second.envelope, second.raw);
+      const got = received.filter((m) => m.to.includes(to));
+      expect(got.map((m) => m.from)).toEqual(['offers@acme.example.com', 'offers@acme.example.com']);
+      expect(got[0]?.raw).toContain('From: Acme Offers <offers@acme.example.com>');
+      expect(got.map((m) => m.raw.match(/^Subject: (.*)$/m)?.[1])).toEqual(['Hello', 'Again']);
     } finally {
-      active!.transporter.close();
+      active!.pool.close();
     }
     // Public addresses only: the same provider through a policy that lets no loopback through.
     const guarded = await activeMailTransport(api.db, api.deps.secret, accountId, publicOnly());
     try {
-      await expect(guarded!.transporter.sendMail({ from: guarded!.from, to: 'x@example.com', subject: 'x', text: 'x' })).rejects.toMatchObject({ reason: 'refused_address' });
+      await expect(guarded!.pool.send({ from: 'team@example.com', to: ['x@example.com'] }, 'Subject: x\r\n\r\nx\r\n')).rejects.toMatchObject({ reason: 'refused_address' });
     } finally {
-      guarded!.transporter.close();
+      guarded!.pool.close();
     }
   });
 

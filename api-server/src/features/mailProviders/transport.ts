@@ -6,12 +6,12 @@
  * through (OUTGOING_ALLOW_LOOPBACK). Implicit TLS and STARTTLS upgrade that checked socket; TLS
  * certificates are always verified (OUTGOING_EXTRA_CA_FILE adds authorities).
  *
- * - `activeMailTransport`: the send pipeline's transport for an account (pooled), or null.
+ * - `activeMailTransport`: the send pipeline's connections to an account's active provider (smtpPool.ts), or null.
  * - `testConnection`: connect and log in once, bounded in time, the outcome as a value.
  */
 import { rootCertificates } from 'node:tls';
 import * as nodemailer from 'nodemailer';
-import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import type SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailConnectionFailure, MailConnectionTest } from '@gd/shared/schemas/mailProviders';
 import { loadConfig } from '../../config.ts';
@@ -19,12 +19,15 @@ import type { Queryable } from '../../db/pool.ts';
 import { NetError, guardedConnect, netPolicy, publicOnly, type NetPolicy } from '../../net/index.ts';
 import { openSecrets, sealSecrets } from '../imports/secretBox.ts';
 import { providerSettings, type ProviderSettings } from './repository.ts';
+import { SmtpPool } from './smtpPool.ts';
 
 /** Longest a connection test (connect, TLS, greeting, login) may take. */
 export const TEST_TIMEOUT_MS = 10_000;
 /** Connection and greeting limits of the send pipeline's transport. */
 const SEND_CONNECT_MS = 10_000;
 export const SEND_SOCKET_MS = 60_000;
+/** SMTP connections per provider and worker process: the sends in flight of its senders (delivery/send.ts) share them. */
+const SEND_CONNECTIONS = 20;
 
 export const sealPassword = (serverSecret: string, providerId: string, password: string): Buffer => sealSecrets(serverSecret, providerId, { password });
 
@@ -48,8 +51,8 @@ function defaultPolicy(): NetPolicy {
   return processPolicy;
 }
 
-/** nodemailer options for a provider: its TLS mode, its login, and sockets only to checked addresses. */
-function smtpOptions(settings: ProviderSettings, password: string | null, policy: NetPolicy, limits: { connectMs: number; socketMs: number }): SMTPTransport.Options {
+/** A provider's connection settings for nodemailer: its TLS mode and the time limits. */
+function connectionOptions(settings: ProviderSettings, policy: NetPolicy, limits: { connectMs: number; socketMs: number }): SMTPConnection.Options {
   const ca = policy.extraCa ? [...rootCertificates, policy.extraCa] : undefined;
   return {
     host: settings.host,
@@ -59,26 +62,36 @@ function smtpOptions(settings: ProviderSettings, password: string | null, policy
     requireTLS: settings.tls === 'starttls',
     ignoreTLS: settings.tls === 'none',
     tls: { rejectUnauthorized: true, minVersion: 'TLSv1.2', ...(ca ? { ca } : {}) },
-    ...(settings.username ? { auth: { user: settings.username, pass: password ?? '' } } : {}),
     connectionTimeout: limits.connectMs,
     greetingTimeout: limits.connectMs,
     socketTimeout: limits.socketMs,
     dnsTimeout: limits.connectMs,
     logger: false,
+  };
+}
+
+/** A socket to the provider's checked address. */
+async function checkedSocket(settings: ProviderSettings, policy: NetPolicy, connectMs: number) {
+  const connection = await guardedConnect(policy, { host: settings.host, port: settings.port, connectTimeoutMs: connectMs });
+  // SMTP is a dialogue of short lines: without this, Nagle's algorithm holds each command
+  // until the server's delayed ACK (40 ms on Linux), capping a connection near 20 messages a second.
+  connection.setNoDelay(true);
+  return connection;
+}
+
+/** nodemailer transport options for a provider: its TLS mode, its login, and sockets only to checked addresses. */
+function smtpOptions(settings: ProviderSettings, password: string | null, policy: NetPolicy, limits: { connectMs: number; socketMs: number }): SMTPTransport.Options {
+  return {
+    ...connectionOptions(settings, policy, limits),
+    ...(settings.username ? { auth: { user: settings.username, pass: password ?? '' } } : {}),
     getSocket(_options, callback) {
-      guardedConnect(policy, { host: settings.host, port: settings.port, connectTimeoutMs: limits.connectMs })
-        .then((connection) => {
-          // SMTP is a dialogue of short lines: without this, Nagle's algorithm holds each command
-          // until the server's delayed ACK (40 ms on Linux), capping a connection near 20 messages a second.
-          connection.setNoDelay(true);
-          callback(null, { connection });
-        }, (error: Error) => callback(error, undefined));
+      checkedSocket(settings, policy, limits.connectMs).then((connection) => callback(null, { connection }), (error: Error) => callback(error, undefined));
     },
   };
 }
 
 /**
- * The account's active provider as a pooled nodemailer transport, with the sender it sends as; null
+ * The send pipeline's connections to the account's active provider (smtpPool.ts), with the sender it sends as; null
  * when the account has no active provider. `policy`: which addresses it may reach (default: this
  * process's configuration, OUTGOING_ALLOW_LOOPBACK included); callers that hold the server's
  * `Config` pass `netPolicy(config)`. Throws when the stored password does not open (the server
@@ -86,18 +99,19 @@ function smtpOptions(settings: ProviderSettings, password: string | null, policy
  */
 export async function activeMailTransport(
   db: Queryable, serverSecret: string, accountId: string, policy: NetPolicy = defaultPolicy(),
-): Promise<{ providerId: string; ratePerSecond: number | null; transporter: nodemailer.Transporter; from: { name: string; address: string } } | null> {
+): Promise<{ providerId: string; ratePerSecond: number | null; pool: SmtpPool; from: { name: string; address: string } } | null> {
   const settings = await providerSettings(db, accountId, 'active');
   if (!settings) return null;
   const password = openPassword(serverSecret, settings);
   if (password === undefined) throw new Error(`the password of mail provider ${settings.id} does not open with this server secret: enter it again`);
-  const options: SMTPPool.Options = { ...smtpOptions(settings, password, policy, { connectMs: SEND_CONNECT_MS, socketMs: SEND_SOCKET_MS }), pool: true, maxConnections: 20, maxMessages: 1000 };
-  return {
-    providerId: settings.id,
-    ratePerSecond: settings.ratePerSecond,
-    transporter: nodemailer.createTransport(options),
-    from: { name: settings.senderName, address: settings.senderEmail },
-  };
+  const pool = new SmtpPool({
+    connection: connectionOptions(settings, policy, { connectMs: SEND_CONNECT_MS, socketMs: SEND_SOCKET_MS }),
+    ...(settings.username ? { auth: { user: settings.username, pass: password ?? '' } } : {}),
+    getSocket: () => checkedSocket(settings, policy, SEND_CONNECT_MS),
+    maxConnections: SEND_CONNECTIONS,
+    maxMessages: 1000,
+  });
+  return { providerId: settings.id, ratePerSecond: settings.ratePerSecond, pool, from: { name: settings.senderName, address: settings.senderEmail } };
 }
 
 /**
