@@ -19,9 +19,15 @@
  * minimal TLS HTTP/2 server in the child answering 200 to every stream, a minimal client with the
  * same window and a similar request), since the figures depend on what else the shared machine is
  * running; the clients' figures are read against that ceiling.
+ *
+ * CPU: after each part, the CPU time per request of the sender (this process) and of the servers
+ * (the child), read from the kernel. On a machine whose cores are shared by both sides, their sum
+ * bounds what any sender can reach: two cores carry at most 2,000,000 / (sender + server) µs
+ * requests a second.
  */
 import { fork } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +85,30 @@ function notification(i: number, token: string): PushNotification {
     token, id: undefined, title: `Offer ${i}`, body: `Hello person ${i}, your weekly picks are ready.`,
     data: { message_id: 'bench', variant: String(i % 2), person: String(i) }, lifeSeconds: 86_400, collapseId: 'weekly-picks',
   };
+}
+
+/** CPU time of this process and of the servers' child (Linux /proc), in microseconds. */
+function cpuMicros(childPid: number | undefined): { client: number; server: number } {
+  const own = process.cpuUsage();
+  let server = NaN;
+  try {
+    // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${childPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    server = (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch { /* not Linux: the server's share is not printed */ }
+  return { client: own.user + own.system, server };
+}
+
+/** Prints each side's CPU per request over `work`: what one core of either can carry, whatever the other needs. */
+async function withCpu<T>(childPid: number | undefined, requests: number, work: () => Promise<T>): Promise<T> {
+  const before = cpuMicros(childPid);
+  const started = performance.now();
+  const result = await work();
+  const ms = performance.now() - started;
+  const after = cpuMicros(childPid);
+  const side = (us: number) => `${(us / requests).toFixed(1)} µs/request (${Math.round((us / 1000 / ms) * 100)}% of a core; one core carries ${Math.round(1e6 / (us / requests)).toLocaleString('en')}/s)`;
+  console.log(`  CPU: sender ${side(after.client - before.client)}; servers ${side(after.server - before.server)}`);
+  return result;
 }
 
 async function run(name: string, client: PushClient, tokens: string[]): Promise<{ rate: number; outcomes: Record<string, number> }> {
@@ -139,7 +169,8 @@ async function main(): Promise<void> {
   const pem = (k: typeof apnsKey.privateKey) => k.export({ type: 'pkcs8', format: 'pem' }).toString();
 
   console.log(`push throughput: N=${N.toLocaleString('en')}, ${STREAMS} streams per session, ${WINDOW} sends in flight, servers in a child process (TLS + HTTP/2)`);
-  const ceiling = await calibrate(ready.bareUrl, ready.ca, Math.max(10_000, Math.round(N / 5)));
+  const calibrationN = Math.max(10_000, Math.round(N / 5));
+  const ceiling = await withCpu(child.pid, calibrationN, () => calibrate(ready.bareUrl, ready.ca, calibrationN));
   console.log(`calibration: bare node:http2 (TLS, one session, minimal server) = ${Math.round(ceiling).toLocaleString('en')} requests/s on this machine now`);
   const apnsTokens = Array.from({ length: N }, () => randomBytes(32).toString('hex'));
   const fcmTokens = Array.from({ length: N }, () => `bench-${randomBytes(60).toString('base64url')}`);
@@ -147,12 +178,12 @@ async function main(): Promise<void> {
   const apns = createApnsClient({ ...APNS, privateKeyPem: pem(apnsKey.privateKey), endpoint: ready.apnsUrl, policy, maxConcurrentStreams: STREAMS });
   // A short warm-up (the session, the provider token, the JIT) before the clock starts.
   await Promise.all(Array.from({ length: 200 }, () => apns.send(notification(0, randomBytes(32).toString('hex')))));
-  const a = await run('APNs (HTTP/2, ES256 provider token)', apns, apnsTokens);
+  const a = await withCpu(child.pid, N, () => run('APNs (HTTP/2, ES256 provider token)', apns, apnsTokens));
   await apns.close();
 
   const fcm = createFcmClient({ ...FCM, privateKeyPem: pem(fcmKey.privateKey), tokenUri: ready.tokenUri, endpoint: ready.fcmUrl, policy, maxConcurrentStreams: STREAMS });
   await Promise.all(Array.from({ length: 200 }, () => fcm.send(notification(0, 'warm-up'))));
-  const f = await run('FCM v1 (HTTP/2, OAuth access token)', fcm, fcmTokens);
+  const f = await withCpu(child.pid, N, () => run('FCM v1 (HTTP/2, OAuth access token)', fcm, fcmTokens));
   await fcm.close();
 
   const stats = await ask<ServerStats>({ type: 'stats' }, 'stats');

@@ -234,7 +234,7 @@ export async function writePage(db: DbClient, run: Pick<SendRun, 'id' | 'app_id'
     `SELECT person_id::text, push_token, CASE WHEN web_push->>'endpoint' = push_token THEN 'web' ELSE os END AS os FROM devices WHERE app_id = $1 AND person_id = ANY($2::bigint[]) AND push_token <> '' AND push_enabled IS TRUE ORDER BY id`,
     [run.app_id, people.map((p) => p.id)])).rows : [];
   for (const d of devices) tokens.set(d.person_id, [...(tokens.get(d.person_id) ?? []), { token: d.push_token, os: d.os }]);
-  const zones = new Map<string | null, string>();
+  const zones = new Map<string | null, { zone: string; runAt: Date }>();
   const cols = { person: [] as string[], channel: [] as string[], address: [] as string[], platform: [] as (string | null)[], variant: [] as string[], language: [] as string[], zone: [] as string[], key: [] as string[], runAt: [] as Date[], expires: [] as (Date | null)[],
     entry: [] as (string | null)[], journey: [] as (string | null)[], step: [] as (string | null)[] };
   const addressed = new Set<string>();
@@ -247,10 +247,17 @@ export async function writePage(db: DbClient, run: Pick<SendRun, 'id' | 'app_id'
       // In-app rows wait for the person's SDK to fetch them (sdkMessages/eligibility.ts): one per person.
       : channel === 'inApp' ? [{ token: IN_APP_ADDRESS, os: null }]
         : (tokens.get(p.id) ?? []);
-    const zone = zones.get(p.time_zone) ?? zoneOf(p.time_zone, appZone);
-    zones.set(p.time_zone, zone);
-    // Test sends go at once and are not held by quiet hours.
-    const runAt = run.kind === 'test' ? now : sendTimeFor({ schedule: scheduleOfRun(definition.schedule, run.occurrence), delivery: definition.delivery, personZone: p.time_zone, appZone, now });
+    // The zone and the send time depend on the person's zone only: worked out once per zone of the page.
+    let timing = zones.get(p.time_zone);
+    if (!timing) {
+      timing = {
+        zone: zoneOf(p.time_zone, appZone),
+        // Test sends go at once and are not held by quiet hours.
+        runAt: run.kind === 'test' ? now : sendTimeFor({ schedule: scheduleOfRun(definition.schedule, run.occurrence), delivery: definition.delivery, personZone: p.time_zone, appZone, now }),
+      };
+      zones.set(p.time_zone, timing);
+    }
+    const { zone, runAt } = timing;
     const journey = extras?.journeyOf?.(p.id);
     for (const { token: address, os } of addresses) {
       addressed.add(p.id);
