@@ -182,6 +182,21 @@ describe('the send pipeline', () => {
     expect(skipped.rows).toEqual([{ status: 'skipped', error: 'frequency_cap: 1 per day reached' }, { status: 'skipped', error: 'frequency_cap: 1 per day reached' }]);
   });
 
+  it('holds the cap when two capped messages to the same people are played at once and the process sends them side by side', async () => {
+    // More rows than one batch (BATCH, 200), so a person's two rows can be leased by the two senders at once.
+    const { audienceId, emails } = await audienceOf(300);
+    const capped = (d: MessageDraft): MessageDraft => ({ ...d, delivery: { frequencyCap: 1, quietHours: null } });
+    const first = await approvedEmail(owner.client, 'Together one', audienceId, capped);
+    const second = await approvedEmail(owner.client, 'Together two', audienceId, capped);
+    await Promise.all([first, second].map((m) => owner.client.ok('transitionMessage', { action: 'play' }, ids(m))));
+    await until(async () => (await statusOf(first)) === 'Finished' && (await statusOf(second)) === 'Finished', 'both messages', 60_000);
+    // Each person got one of the two, never both; the other row says why.
+    for (const email of emails) expect(sink.to(email)).toHaveLength(1);
+    const rows = await api.db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM message_outbox WHERE message_id = ANY($1::uuid[]) GROUP BY status ORDER BY status', [[first.id, second.id]]);
+    expect(rows.rows).toEqual([{ status: 'sent', n: 300 }, { status: 'skipped', n: 300 }]);
+  });
+
   it('sends "09:00 device local time" in waves as 09:00 reaches each zone, and holds sends in quiet hours (a controlled clock)', async () => {
     // Tokyo (UTC+9), Madrid (UTC+1) and New York (UTC-5) on 2026-12-01; the message's schedule is years ahead of the real clock.
     const zones = ['Asia/Tokyo', 'Europe/Madrid', 'America/New_York'];

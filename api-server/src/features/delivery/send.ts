@@ -36,7 +36,7 @@ import type { Db, Queryable } from '../../db/pool.ts';
 import { publicOnly, type NetPolicy } from '../../net/index.ts';
 import { backoffMs } from './push/result.ts';
 import { sendWebPushRow } from './push/webPush.ts';
-import { inFlightElsewhere, sentToday } from './caps.ts';
+import { capCounts } from './caps.ts';
 import { contentFor, renderEmail, type EmailPerson } from './email.ts';
 import { composeForSending } from './mime.ts';
 import { pushOutcome, pushProviderOf, smtpOutcome, type Outcome } from './outcome.ts';
@@ -390,8 +390,7 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
       return run;
     };
     const capped = rows.filter((r) => !r.test && runOf(r).definition.delivery.frequencyCap !== null);
-    const counts = await sentToday(deps.db, capped, now);
-    const elsewhere = await inFlightElsewhere(deps.db, capped, workerId, now);
+    const { sent: counts, elsewhere } = await capCounts(deps.db, capped, workerId, now);
     const people = new Map<string, EmailPerson>();
     const emailRows = rows.filter((r) => r.channel === 'email');
     if (emailRows.length) {
