@@ -127,7 +127,13 @@ try {
 
   // 2. E-mail throughput: the first EMAILS rows of that run, by one worker.
   await db.query(`UPDATE message_outbox SET run_at = CASE WHEN person_id <= $2 THEN now() - interval '1 minute' ELSE now() + interval '1 day' END WHERE message_id = $1`, [big, EMAILS]);
+  // That setup rewrote a million rows: their dead versions vacuumed and the pages written out now,
+  // so the disk's catching up with it is not measured as sending (a real run's rows are not all
+  // rewritten just before it sends).
+  await db.query('VACUUM ANALYZE message_outbox');
+  await db.query('CHECKPOINT');
   const cache = new SenderCache();
+  console.log(`sending the first ${EMAILS.toLocaleString('en')} e-mails of that run…`);
   const before = await sink.count();
   const t1 = performance.now();
   await sendWhileDue(deps, cache, 'bench-sender');

@@ -17,12 +17,19 @@ import { tx, type Db } from '../../db/pool.ts';
 import { applySystemEvent } from './resolve.ts';
 import { nextOccurrence } from './timing.ts';
 
-/** Nothing of the run is waiting to be sent or offered. */
-const DONE = `NOT EXISTS (
-  SELECT 1 FROM message_outbox o WHERE o.send_id = s.id
-     AND ((o.status = 'queued' AND o.channel <> 'inApp')
-          -- A live run's in-app rows keep it running while they are on offer (a test's do not: they expire on their own).
-          OR (s.kind = 'live' AND o.channel = 'inApp' AND o.status IN ('queued', 'sent') AND (o.expires_at IS NULL OR o.expires_at > now()))))`;
+/**
+ * Nothing of the run is waiting to be sent or offered. Two probes per run, each a lookup in an index
+ * of its own (message_outbox_send_due, migration 029; message_outbox_in_app_send, 057). Written as
+ * scalar subqueries with LIMIT 1 so that they stay per-run lookups: as one NOT EXISTS with an OR the
+ * planner scanned the outbox until a match (0.3 s a tick beside a paused 1,000,000-row run), and an
+ * anti join may walk every queued row of a large run to get past it. The first is ordered as its
+ * index is, so the planner reads the index rather than scanning the table in the hope of an early
+ * match (a run whose first rows are sent has none there).
+ */
+const DONE = `(SELECT 1 FROM message_outbox o WHERE o.send_id = s.id AND o.status = 'queued' AND o.channel <> 'inApp' ORDER BY o.run_at, o.id LIMIT 1) IS NULL
+  -- A live run's in-app rows keep it running while they are on offer (a test's do not: they expire on their own).
+  AND (s.kind <> 'live' OR (
+    SELECT 1 FROM message_outbox o WHERE o.send_id = s.id AND o.channel = 'inApp' AND o.status IN ('queued', 'sent') AND (o.expires_at IS NULL OR o.expires_at > now()) LIMIT 1) IS NULL)`;
 
 export async function finishRuns(db: Db, log: Logger, now: () => Date = () => new Date()): Promise<void> {
   const { rows: resumed } = await db.query<{ message_id: string }>(
