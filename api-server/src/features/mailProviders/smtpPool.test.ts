@@ -17,7 +17,8 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
 
-async function startServer(opts: { auth?: { user: string; pass: string }; onRcpt?: (address: string) => { code: number; message: string } | null; delayMs?: number } = {}): Promise<Server> {
+async function startServer(opts: { auth?: { user: string; pass: string }; refuseLogins?: number; onRcpt?: (address: string) => { code: number; message: string } | null; delayMs?: number } = {}): Promise<Server> {
+  let refuseLogins = opts.refuseLogins ?? 0;
   const state: Server = { port: 0, connections: 0, open: 0, maxOpen: 0, mails: [], sockets: new Set(), close: () => Promise.resolve() };
   const server = new SMTPServer({
     disabledCommands: opts.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
@@ -26,6 +27,10 @@ async function startServer(opts: { auth?: { user: string; pass: string }; onRcpt
     logger: false,
     closeTimeout: 100,
     onAuth(auth, _session, callback) {
+      if (refuseLogins > 0) {
+        refuseLogins--;
+        return callback(new Error('Invalid username or password'));
+      }
       if (auth.username === opts.auth?.user && auth.password === opts.auth?.pass) return callback(null, { user: auth.username });
       return callback(new Error('Invalid username or password'));
     },
@@ -170,6 +175,17 @@ describe('SmtpPool', () => {
     expect(server.mails).toHaveLength(1);
     await expect(send(poolTo(server, { auth: { user: 'mailer', pass: 'wrong' } }), 'no@example.com')).rejects.toMatchObject({ code: 'EAUTH', responseCode: 535 });
     expect(server.mails).toHaveLength(1);
+  });
+
+  it('counts a connection whose login failed out once: the connection limit still holds afterwards', async () => {
+    const server = await startServer({ auth: { user: 'mailer', pass: 's3cret' }, refuseLogins: 1, delayMs: 20 });
+    const pool = poolTo(server, { maxConnections: 1, auth: { user: 'mailer', pass: 's3cret' } });
+    await expect(send(pool, 'refused@example.com')).rejects.toMatchObject({ code: 'EAUTH' });
+    await until(() => server.open === 0);
+    server.maxOpen = 0;
+    await Promise.all(Array.from({ length: 4 }, (_, i) => send(pool, `after${i}@example.com`)));
+    expect(server.mails).toHaveLength(4);
+    expect(server.maxOpen).toBe(1);
   });
 
   it('fails a send whose connection cannot be made, and connects again for the next', async () => {

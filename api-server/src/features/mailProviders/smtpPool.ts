@@ -97,26 +97,31 @@ export class SmtpPool {
   /** A new connection (connected and logged in), counted while it is being opened. */
   private async connect(): Promise<Slot> {
     this.open++;
-    let connection: SMTPConnection | null = null;
+    let slot: Slot | null = null;
     try {
       const socket = await this.options.getSocket();
-      connection = new SMTPConnection({ ...this.options.connection, connection: socket });
-      const c = connection;
-      const slot: Slot = { connection: c, messages: 0, idleTimer: null, dead: false };
-      // A connection that ends or fails while idle leaves the pool; one in use reports through its send.
-      c.on('error', () => this.drop(slot));
-      c.once('end', () => this.drop(slot));
+      const c = new SMTPConnection({ ...this.options.connection, connection: socket });
+      const s: Slot = { connection: c, messages: 0, idleTimer: null, dead: false };
+      slot = s;
+      // A connection that ends or fails leaves the pool (once: drop counts it out only the first time);
+      // one in use also reports through its send.
+      c.on('error', () => this.drop(s));
+      c.once('end', () => this.drop(s));
       await new Promise<void>((resolve, reject) => c.connect((error) => (error ? reject(error) : resolve())));
       const auth = this.options.auth;
       if (auth && (auth.user || auth.pass)) {
         await new Promise<void>((resolve, reject) => c.login({ user: auth.user, pass: auth.pass }, (error) => (error ? reject(error) : resolve())));
       }
-      return slot;
+      if (s.dead) throw Object.assign(new Error('the connection closed while it was being opened'), { code: 'ECONNECTION' });
+      return s;
     } catch (error) {
-      connection?.close();
-      this.open--;
-      // Those waiting for a connection try one of their own: the next may connect.
-      this.openForWaiter();
+      // Counted out once, whether the failure also came as an 'error' event or not; those waiting
+      // for a connection then try one of their own (the next may connect).
+      if (slot) this.drop(slot);
+      else {
+        this.open--;
+        this.openForWaiter();
+      }
       throw error;
     }
   }
