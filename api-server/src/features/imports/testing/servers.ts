@@ -7,6 +7,7 @@
  * SignatureDoesNotMatch).
  */
 import { createHash } from 'node:crypto';
+import { ed25519Pair } from '../../../testing/sshKeys.ts';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -82,11 +83,10 @@ export interface SshListener {
 }
 
 export async function listenSsh(onClient: (client: ssh2.Connection) => void): Promise<SshListener> {
-  const { Server, utils } = ssh2;
+  const { Server } = ssh2;
   const make = () => {
-    const pair = utils.generateKeyPairSync('ed25519');
-    const parsed = utils.parseKey(pair.public);
-    if (parsed instanceof Error) throw parsed;
+    const pair = ed25519Pair();
+    const { parsed } = pair;
     const fingerprint = `SHA256:${createHash('sha256').update(parsed.getPublicSSH()).digest('base64').replace(/=+$/, '')}`;
     return { server: new Server({ hostKeys: [pair.private] }, onClient), fingerprint };
   };

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
 import { SMTPServer } from 'smtp-server';
 import { listenSsh } from '../../imports/testing/servers.ts';
+import { ed25519Pair } from '../../../testing/sshKeys.ts';
 
 export interface ReceivedMail { from: string; to: string[]; raw: string }
 export interface SmtpFixture { port: number; received: ReceivedMail[]; close(): Promise<void> }
@@ -68,9 +69,8 @@ export interface SftpSink {
 export async function startSftpSink(opts: { user: string; password: string }): Promise<SftpSink> {
   const { utils } = ssh2;
   const { STATUS_CODE } = utils.sftp;
-  const userKey = utils.generateKeyPairSync('ed25519');
-  const allowedKey = utils.parseKey(userKey.public);
-  if (allowedKey instanceof Error) throw allowedKey;
+  const userKey = ed25519Pair();
+  const allowedKey = userKey.parsed;
   const files = new Map<string, Buffer>();
   const logins: SftpSink['logins'] = [];
   const clients = new Set<ssh2.Connection>();
