@@ -17,6 +17,7 @@ import type { Db } from '../../db/pool.ts';
 import type { NetPolicy } from '../../net/index.ts';
 import type { LiveDocReader } from '../documents/liveDocs.ts';
 import { startLoop, type Loop } from '../../jobs/loop.ts';
+import { together } from '../../jobs/together.ts';
 import { pruneRateWindows } from './rateLimit.ts';
 import { resolveNextPage } from './resolve.ts';
 import { SenderCache, finishRuns, sendWhileDue } from './send.ts';
@@ -56,9 +57,7 @@ export function startDelivery(deps: DeliveryDeps, opts: { intervalMs?: number; n
       }
     })();
     const sending = sendWhileDue(deps, cache, workerId, { maxBatches: MAX_STEPS, pending: () => resolving, stopped: () => loop.stopped, batch: step });
-    const results = await Promise.allSettled([resolution, sending]);
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    await together([resolution, sending]);
     if (!loop.stopped) await finishRuns(deps.db, deps.log, opts.now);
     if (!loop.stopped && Date.now() - pruned > 60_000) {
       pruned = Date.now();

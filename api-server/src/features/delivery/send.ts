@@ -34,6 +34,7 @@ import { DELIVERING_STATUSES, STANDING_STATUSES } from '@gd/shared/message/lifec
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../../db/pool.ts';
 import { publicOnly, type NetPolicy } from '../../net/index.ts';
+import { together } from '../../jobs/together.ts';
 import { backoffMs } from './push/result.ts';
 import { sendWebPushRow } from './push/webPush.ts';
 import { capCounts } from './caps.ts';
@@ -490,8 +491,6 @@ export async function sendWhileDue(
       await new Promise((resolve) => setTimeout(resolve, PENDING_RECHECK_MS));
     }
   };
-  const results = await Promise.allSettled(Array.from({ length: SENDERS }, (_, i) => sender(`${workerId}/${i}`)));
-  const failed = results.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  await together(Array.from({ length: SENDERS }, (_, i) => sender(`${workerId}/${i}`)));
   return handled;
 }
