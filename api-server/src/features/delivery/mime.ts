@@ -1,6 +1,7 @@
 /**
  * The MIME text of one rendered e-mail (email.ts), composed directly instead of through
- * nodemailer's MailComposer, and handed to the pooled transport as `raw` with its envelope.
+ * nodemailer's MailComposer, and handed with its envelope to the provider's SMTP pool
+ * (mailProviders/smtpPool.ts).
  *
  * Why: the composer builds every message as a tree of streams; on the send pipeline that cost about
  * 0.35 ms of CPU per message, as much as the SMTP dialogue itself, and kept one worker under 1,000

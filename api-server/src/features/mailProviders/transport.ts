@@ -70,6 +70,9 @@ function connectionOptions(settings: ProviderSettings, policy: NetPolicy, limits
   };
 }
 
+/** The provider's login, when it has a user name (the password as stored, sealed at rest). */
+const loginOf = (settings: ProviderSettings, password: string | null) => (settings.username ? { auth: { user: settings.username, pass: password ?? '' } } : {});
+
 /** A socket to the provider's checked address. */
 async function checkedSocket(settings: ProviderSettings, policy: NetPolicy, connectMs: number) {
   const connection = await guardedConnect(policy, { host: settings.host, port: settings.port, connectTimeoutMs: connectMs });
@@ -83,7 +86,7 @@ async function checkedSocket(settings: ProviderSettings, policy: NetPolicy, conn
 function smtpOptions(settings: ProviderSettings, password: string | null, policy: NetPolicy, limits: { connectMs: number; socketMs: number }): SMTPTransport.Options {
   return {
     ...connectionOptions(settings, policy, limits),
-    ...(settings.username ? { auth: { user: settings.username, pass: password ?? '' } } : {}),
+    ...loginOf(settings, password),
     getSocket(_options, callback) {
       checkedSocket(settings, policy, limits.connectMs).then((connection) => callback(null, { connection }), (error: Error) => callback(error, undefined));
     },
@@ -106,7 +109,7 @@ export async function activeMailTransport(
   if (password === undefined) throw new Error(`the password of mail provider ${settings.id} does not open with this server secret: enter it again`);
   const pool = new SmtpPool({
     connection: connectionOptions(settings, policy, { connectMs: SEND_CONNECT_MS, socketMs: SEND_SOCKET_MS }),
-    ...(settings.username ? { auth: { user: settings.username, pass: password ?? '' } } : {}),
+    ...loginOf(settings, password),
     getSocket: () => checkedSocket(settings, policy, SEND_CONNECT_MS),
     maxConnections: SEND_CONNECTIONS,
     maxMessages: 1000,
