@@ -134,6 +134,17 @@ describe('the send pipeline', () => {
     expect(await posted.text()).toContain('You are unsubscribed');
     expect((await suppressed()).rowCount).toBe(1);
     expect((await fetch(unsubscribe.replace(/\.[\w-]{22}$/, '.AAAAAAAAAAAAAAAAAAAAAA'), { method: 'POST' })).status).toBe(404);
+    // The pages speak the language the person got the e-mail in (here the row says Spanish), and a
+    // link that names no row the browser's.
+    await api.db.query(`UPDATE message_outbox SET language = 'es' WHERE message_id = $1 AND address = $2`, [first.id, emails[2]]);
+    const spanish = /^<(.+)>$/.exec(sink.to(emails[2]!)[0]!.headers.get('list-unsubscribe')!)![1]!;
+    const asked = await (await fetch(spanish)).text();
+    expect(asked).toContain('<html lang="es">');
+    expect(asked).toContain('¿Dejar de enviar correos como este a');
+    expect(asked).toContain('<button type="submit">Darme de baja</button>');
+    const unknown = await fetch(spanish.replace(/\.[\w-]{22}$/, '.AAAAAAAAAAAAAAAAAAAAAA'), { headers: { 'accept-language': 'es-ES,es;q=0.9' } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('Enlace no válido');
 
     const second = await approvedEmail(owner.client, 'After unsubscribing', audienceId);
     await owner.client.ok('transitionMessage', { action: 'play' }, ids(second));

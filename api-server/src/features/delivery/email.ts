@@ -1,7 +1,8 @@
 /**
  * One person's e-mail from a message version: the variant's content in their language with the
  * placeholders filled, an HTML body with its text alternative, the tracking (an open pixel, each
- * link through the click redirect) and the unsubscribe link and List-Unsubscribe headers (RFC 2369,
+ * link through the click redirect) and the unsubscribe link (in the row's language: recipientTexts.ts)
+ * and List-Unsubscribe headers (RFC 2369,
  * one-click RFC 8058), all naming the outbox row by a signed token (tracking.ts).
  *
  * The Message-ID is derived from the row's idempotency key: should a crash between the SMTP
@@ -10,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MessageContent, MessageDraft } from '@gd/shared';
+import { recipientTexts } from './recipientTexts.ts';
 import { linkSignature, trackingToken } from './tracking.ts';
 
 export interface EmailRow { id: string; idempotency_key: string; address: string; variant_id: string; language: string }
@@ -68,7 +70,8 @@ export function renderEmail(c: {
   const base = c.baseUrl.replace(/\/$/, '');
   const unsubscribe = `${base}/api/email/unsubscribe/${token}`;
   const html = trackLinks(fillPlaceholders(content.html_body, values), (target) => `${base}/api/email/click/${token}?u=${encodeURIComponent(target)}&s=${linkSignature(c.secret, c.row.id, target)}`);
-  const footer = `<p style="font-size:12px;color:#666"><a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p>`;
+  const texts = recipientTexts(c.row.language);
+  const footer = `<p style="font-size:12px;color:#666"><a href="${escapeHtml(unsubscribe)}">${texts.unsubscribe}</a></p>`;
   const pixel = `<img src="${escapeHtml(`${base}/api/email/open/${token}.gif`)}" width="1" height="1" alt="" style="display:block;border:0">`;
   const withTracking = /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${footer}${pixel}</body>`) : `${html}${footer}${pixel}`;
   const digest = createHash('sha256').update(c.row.idempotency_key).digest('hex').slice(0, 40);
@@ -79,7 +82,7 @@ export function renderEmail(c: {
     ...(bcc ? { bcc } : {}),
     subject: fillPlaceholders(content.subject, values),
     html: withTracking,
-    text: `${textOf(fillPlaceholders(content.html_body, values))}\n\nUnsubscribe: ${unsubscribe}`,
+    text: `${textOf(fillPlaceholders(content.html_body, values))}\n\n${texts.unsubscribe}: ${unsubscribe}`,
     messageId: `<${digest}@messages.growthdeck>`,
     headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };

@@ -66,6 +66,13 @@ describe('the e-mail', () => {
     expect(mail.headers['List-Unsubscribe']).toBe(`<https://gd.example.com/api/email/unsubscribe/${trackingToken('s'.repeat(32), '77')}>`);
     expect(mail.messageId).toBe(renderEmail({ definition: draft, row, person: { customer_id: 'c9', email: null }, provider: { name: 'T', address: 't@x.com' }, baseUrl: 'https://gd.example.com', secret: 's'.repeat(32) }).messageId);
     expect(mail.html).toContain('/api/email/open/');
+    // What the author did not write is in the row's language too.
+    expect(mail.html).toContain('>Darse de baja</a>');
+    expect(mail.text).toMatch(/\n\nDarse de baja: https:\/\/gd\.example\.com\/api\/email\/unsubscribe\//);
+    const english = renderEmail({ definition: draft, row: { ...row, language: 'en' }, person: { customer_id: 'c9', email: null }, provider: { name: 'T', address: 't@x.com' }, baseUrl: 'https://gd.example.com', secret: 's'.repeat(32) });
+    expect(english.html).toContain('>Unsubscribe</a>');
+    // A language the product has no texts for (the interface's `to`, or a content language such as fr) reads English.
+    expect(renderEmail({ definition: draft, row: { ...row, language: 'to' }, person: { customer_id: 'c9', email: null }, provider: { name: 'T', address: 't@x.com' }, baseUrl: 'https://gd.example.com', secret: 's'.repeat(32) }).html).toContain('>Unsubscribe</a>');
   });
 
   it('accepts only tokens and link signatures this server made', () => {
