@@ -27,7 +27,10 @@ export const theme = createTheme({
     NativeSelect: { defaultProps: { withAsterisk: false } },
     RadioGroup: { defaultProps: { withAsterisk: false } },
     Card: { defaultProps: { withBorder: true, radius: 'md', padding: 'lg' } },
-    Modal: { defaultProps: { centered: true, radius: 'md', overlayProps: { backgroundOpacity: 0.4, blur: 2 } } },
+    // The overlay dims without a backdrop blur: a blurred full-window backdrop is recomputed on
+    // every repaint under it (a caret blinking in the dialog is enough), which cost a third of a
+    // core for as long as a dialog stayed open in Chromium without GPU, against 3% without it.
+    Modal: { defaultProps: { centered: true, radius: 'md', overlayProps: { backgroundOpacity: 0.45 } } },
     Table: { defaultProps: { verticalSpacing: 'sm', horizontalSpacing: 'md', highlightOnHover: true } },
     Tooltip: { defaultProps: { withArrow: true, openDelay: 150, multiline: true, maw: 280, events: { hover: true, focus: true, touch: true } } },
   },

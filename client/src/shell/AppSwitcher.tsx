@@ -88,7 +88,7 @@ export function AppSwitcher({ fullWidth = false }: { fullWidth?: boolean }) {
         </Menu.Dropdown>
       </Menu>
       {switching && (
-        <Overlay fixed blur={2} backgroundOpacity={0.35} color="#fff" zIndex={1000}>
+        <Overlay fixed backgroundOpacity={0.6} color="#fff" zIndex={1000}>
           <Group justify="center" align="center" h="100%" role="status" aria-live="assertive">
             <Loader />
             <Text fw={500}>{t('shell.switchingApp')}</Text>
