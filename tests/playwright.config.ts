@@ -8,7 +8,10 @@ import { E2E_BASE_URL } from './support/env.ts';
 export default defineConfig({
   testDir: './e2e',
   outputDir: '../test-results/e2e-artifacts',
-  timeout: 60_000,
+  // A hang guard, not a measure: long tests with two people in two browsers (dashboards, sign-up
+  // to app switch) take 40-60 s on a loaded two-core machine (a click waits 1-5 s for the page to
+  // settle), so 60 s failed them there; 120 s still ends a hung test in two minutes.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   // Two workers, each a browser of its own against the one server: a file's tests run in order on
   // one worker, two files at a time. Every test makes its own accounts, apps, journeys and names
