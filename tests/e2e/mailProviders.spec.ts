@@ -2,7 +2,8 @@
  * Mail providers as an account's owner uses them: add an SMTP server (a real one on loopback,
  * with a login), test its connection (connected, shown under its row), activate it, then edit it
  * without retyping the password (the field says it stays unchanged) and test again. A wrong
- * password's test says authentication failed.
+ * password's test says authentication failed. A second provider under the same name is refused,
+ * and the name field comes back into view.
  */
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
@@ -68,6 +69,24 @@ test('add a mail provider, test its connection, activate and edit it', async ({ 
     await expect(edit).toBeHidden();
     await row.getByRole('button', { name: 'Test connection' }).click();
     await expect(page.getByTestId('provider-test')).toContainText('Authentication failed');
+
+    // A second provider under the same name, saved from the bottom of the dialog on a laptop's
+    // screen (a 720-pixel display less the browser's bars): the server's refusal of the name
+    // brings its field back into view, focused.
+    await page.setViewportSize({ width: 1280, height: 620 });
+    await page.getByRole('button', { name: 'New provider' }).first().click();
+    const again = page.getByRole('dialog', { name: 'Add a mail provider' });
+    const nameField = again.getByLabel('Name', { exact: true });
+    await nameField.fill(name);
+    await again.getByLabel('Host').fill('127.0.0.1');
+    await again.getByLabel('Sender name').fill('Acme News');
+    await again.getByLabel('Sender address').fill('news@acme.example.com');
+    await again.getByTestId('provider-save').scrollIntoViewIfNeeded();
+    await expect(nameField).not.toBeInViewport();
+    await again.getByTestId('provider-save').click();
+    await expect(nameField).toHaveAttribute('aria-invalid', 'true');
+    await expect(nameField).toBeFocused();
+    await expect(nameField).toBeInViewport();
     await context.close();
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));

@@ -1,12 +1,14 @@
 /**
  * The frame of every small form dialog: title, the API's refusal above the fields (FormError), an
  * optional intro, the fields, and Cancel / submit. The form itself (values, validation, submit)
- * stays with the caller.
+ * stays with the caller. A refused submit brings the first field to fix, or the refusal, into view
+ * (revealProblems.ts).
  */
 import type { FormEventHandler, ReactNode } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useT } from '../i18n/useT.ts';
 import { FormError } from './FormError.tsx';
+import { useRevealProblems } from './revealProblems.ts';
 
 export function FormModal({ title, intro, failure, submitLabel, submitting, submitTestId, onSubmit, onClose, children }: {
   title: string;
@@ -21,9 +23,10 @@ export function FormModal({ title, intro, failure, submitLabel, submitting, subm
   children: ReactNode;
 }) {
   const { t } = useT();
+  const [formRef, submitAndReveal] = useRevealProblems(onSubmit, submitting);
   return (
     <Modal opened onClose={onClose} title={<Text fw={600}>{title}</Text>} size="md">
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={submitAndReveal} noValidate>
         <Stack gap="md">
           <FormError error={failure} />
           {intro && (

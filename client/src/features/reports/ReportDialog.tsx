@@ -21,6 +21,7 @@ import { useT } from '../../i18n/useT.ts';
 import { useApiQuery } from '../../state/useApiQuery.ts';
 import { FormError } from '../../ui/FormError.tsx';
 import { splitFailure } from '../../ui/forms.ts';
+import { useRevealProblems } from '../../ui/revealProblems.ts';
 import { HostKeyField } from '../../ui/HostKeyField.tsx';
 import { FORM_KINDS, QUERY_TEMPLATES, initialReportValues, reportBody, reportIssueText, targetHostKeyState, validateReportForm, type ReportFormValues } from './reportForm.ts';
 
@@ -62,6 +63,7 @@ export function ReportDialog({ appId, timeZone, report, preset, canSeeProviders,
       setFailure(formError);
     }
   });
+  const [formRef, submitAndReveal] = useRevealProblems(submit, form.submitting);
   const sched = v.schedule;
   const minutes = Array.from({ length: sched.frequency === 'half_hour' ? 30 : 60 }, (_, m) => ({ value: String(m), label: pad(m) }));
   const num = (path: string) => ({
@@ -72,7 +74,7 @@ export function ReportDialog({ appId, timeZone, report, preset, canSeeProviders,
 
   return (
     <Modal opened onClose={onClose} title={<Text fw={600}>{report ? t('reports.editTitle') : t('reports.addTitle')}</Text>} size="lg">
-      <form onSubmit={submit} noValidate data-testid="report-form">
+      <form ref={formRef} onSubmit={submitAndReveal} noValidate data-testid="report-form">
         <Stack gap="md">
           <FormError error={failure} />
           <TextInput label={t('reports.fields.name')} required data-autofocus data-testid="report-name" {...form.getInputProps('name')} />
