@@ -26,6 +26,10 @@ export const theme = createTheme({
     MultiSelect: { defaultProps: { withAsterisk: false } },
     NativeSelect: { defaultProps: { withAsterisk: false } },
     RadioGroup: { defaultProps: { withAsterisk: false } },
+    Autocomplete: { defaultProps: { withAsterisk: false } },
+    TagsInput: { defaultProps: { withAsterisk: false } },
+    NumberInput: { defaultProps: { withAsterisk: false } },
+    Textarea: { defaultProps: { withAsterisk: false } },
     Card: { defaultProps: { withBorder: true, radius: 'md', padding: 'lg' } },
     // The overlay dims without a backdrop blur: a blurred full-window backdrop is recomputed on
     // every repaint under it (a caret blinking in the dialog is enough), which cost a third of a
