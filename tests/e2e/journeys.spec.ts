@@ -6,7 +6,7 @@
  * journeys-together.spec.ts. Helpers and how offline works here: ../support/journeys.ts.
  */
 import { expect, test } from '@playwright/test';
-import { MANAGER, ADMIN, ANALYST, suffix, AFTER_LOAD, signIn, createJourney, openEditor, syncStatus, shellKept, workerReachesServer, entryPosition, forceEntryPosition, FORCED, copiesStored, addStep, nodeIds, nodeNamed } from '../support/journeys.ts';
+import { MANAGER, ADMIN, ANALYST, suffix, AFTER_LOAD, signIn, createJourney, openEditor, syncStatus, shellKept, workerReachesServer, entryPosition, forceEntryPosition, FORCED, sessionsOpened, copiesStored, addStep, nodeIds, nodeNamed } from '../support/journeys.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
 
 test('a journey opens offline from the browser copy, also after a reload, and its offline edits reach the server later', async ({ browser }) => {
@@ -198,9 +198,16 @@ test('a change forced into a viewer\'s copy while offline stays only until the c
   await expect(ines.page.getByTestId('journey-editor')).toBeVisible(AFTER_LOAD);
   await expect.poll(() => entryPosition(ines.page)).toEqual(FORCED(4343));
   // ...only until the copy meets the server: it refuses it, and the copy is dropped and reloaded.
+  // The editor stays mounted meanwhile (the journey list reloads under it), so the document keeps
+  // its one session, which says it reloaded (a remount used to close it in the middle).
+  expect(await sessionsOpened(ines.page)).toBe(1);
+  const listReloaded = ines.page.waitForResponse((r) => /\/api\/apps\/[^/]+\/journeys\?/.test(r.url()) && r.status() === 200);
   await ines.context.setOffline(false);
-  await expect(ines.page.getByTestId('reloaded-notice')).toBeVisible();
+  await expect(ines.page.getByTestId('reloaded-notice')).toBeVisible(AFTER_LOAD);
   await expect(syncStatus(ines.page)).toHaveAttribute('data-status', 'online');
+  await listReloaded;
+  await expect(ines.page.getByTestId('journey-editor')).toBeVisible();
+  expect(await sessionsOpened(ines.page)).toBe(1);
   expect(await entryPosition(ines.page)).toEqual(before);
   await expect(nodeNamed(ines.page, 'Wait')).toHaveCount(1);
   // The browser copy no longer holds it: offline again, a reload shows the server's content.

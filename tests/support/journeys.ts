@@ -66,6 +66,14 @@ export function entryPosition(page: Page): Promise<unknown> {
 }
 
 /** Forces a position for the entry step into this page's copy (the UI never lets a viewer do it). */
+/** How many sessions the page's open journey had since the page loaded (registry test hook `opened`). */
+export function sessionsOpened(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const hooks = (window as unknown as { __gdSync: { names(): string[]; opened(n: string): number } }).__gdSync;
+    return hooks.opened(hooks.names()[0] ?? '');
+  });
+}
+
 export async function forceEntryPosition(page: Page, x: number) {
   await page.evaluate((value) => {
     const hooks = (window as unknown as { __gdSync: { names(): string[]; doc(n: string): { getMap(r: string): { set(k: string, v: unknown): void } } | null } }).__gdSync;

@@ -15,6 +15,8 @@ interface Entry {
 }
 
 const open = new Map<string, Entry>();
+/** How many sessions each document had in this page (the test hooks' `opened`). */
+const openings = new Map<string, number>();
 
 export function acquireSession(userId: string, docName: string): CollabSession {
   const key = `${userId}:${docName}`;
@@ -23,6 +25,7 @@ export function acquireSession(userId: string, docName: string): CollabSession {
     const session = new CollabSession(userId, docName);
     entry = { session, refs: 0, timer: null };
     open.set(key, entry);
+    openings.set(docName, (openings.get(docName) ?? 0) + 1);
     session.start();
   }
   if (entry.timer) clearTimeout(entry.timer);
@@ -63,7 +66,9 @@ onCloseAll(closeAllSessions);
 
 /**
  * End-to-end tests set `localStorage['gd.testHooks'] = '1'` to reach the open documents
- * (`window.__gdSync.doc(name)`), for example to force a local change in a read-only client.
+ * (`window.__gdSync.doc(name)`), for example to force a local change in a read-only client, and
+ * how many sessions a document had in this page (`opened(name)`: a screen that stays mounted keeps
+ * its one session).
  */
 function exposeTestHooks() {
   try {
@@ -77,6 +82,7 @@ function exposeTestHooks() {
       names: () => [...open.values()].map((e) => e.session.name),
       doc: (name: string) => state(name)?.doc ?? null,
       awareness: (name: string) => state(name)?.awareness ?? null,
+      opened: (name: string) => openings.get(name) ?? 0,
     },
   });
 }

@@ -17,6 +17,7 @@ import { useT } from '../../i18n/useT.ts';
 import { useMeta, useSession } from '../../session/store.ts';
 import { peerDrags as toPeerDrags, type Peer, type View } from '../../sync/presence.ts';
 import { useCollabDoc } from '../../sync/useCollabDoc.ts';
+import { useLastKnown } from '../../sync/useLastKnown.ts';
 import { usePresence } from '../../sync/usePresence.ts';
 import { useUndo } from '../../sync/useUndo.ts';
 import { ErrorBlock } from '../../ui/States.tsx';
@@ -76,7 +77,8 @@ export default function JourneyEditor({ journeyId }: { journeyId: string }) {
   // The document name: from the journey's summary; when the server is unreachable and this browser
   // has no copy of the list, from the ids (the name is derived from them).
   const listUnreachable = summary.state === 'error' && isNetworkError(summary.error);
-  const name = summary.journey?.docName ?? (listUnreachable && appId ? buildDocName(meta.account.id, appId, 'journey', journeyId) : null);
+  // Kept while the list reloads when the connection returns (useLastKnown: the editor stays mounted).
+  const name = useLastKnown(summary.journey?.docName ?? (listUnreachable && appId ? buildDocName(meta.account.id, appId, 'journey', journeyId) : null), journeyId);
   const notFound = summary.state === 'loaded' && summary.journey === undefined && summary.offlineSince === null;
   usePageTitle(summary.journey?.name ?? t('nav.journeys'));
 

@@ -36,6 +36,7 @@ import { useSegmentOptions } from '../../entities/segment/useSegmentOptions.ts';
 import { DocNotices } from '../../sync/DocNotices.tsx';
 import { restoreSegment } from '@gd/shared/docs/restore';
 import { useKeptCopy } from '../../sync/useKeptCopy.ts';
+import { useLastKnown } from '../../sync/useLastKnown.ts';
 
 const ESTIMATE_WIDTH = 340;
 
@@ -57,6 +58,9 @@ export default function SegmentEditor({ segmentId }: { segmentId: string }) {
   const kept = useKeptCopy(SegmentSummary, appId ? `segment:${appId}:${segmentId}` : null, fresh, unreachable);
   const segment = kept?.data ?? summary.data?.segment;
   usePageTitle(segment?.name ?? t('segments.list.title'));
+  // The document name: from the summary; when the server is unreachable, from the ids; kept while
+  // the summary reloads when the connection returns (useLastKnown: the editor stays mounted).
+  const name = useLastKnown(segment?.docName ?? (unreachable && appId ? buildDocName(meta.account.id, appId, 'segment', segmentId) : null), segmentId);
 
   if (summary.state === 'error' && !unreachable) {
     const missing = summary.error instanceof ApiError && summary.error.code === ErrorCode.NO_PERMISSION;
@@ -66,8 +70,6 @@ export default function SegmentEditor({ segmentId }: { segmentId: string }) {
       </BackBlock>
     );
   }
-  // The document name: from the summary; when the server is unreachable, from the ids.
-  const name = segment?.docName ?? (unreachable && appId ? buildDocName(meta.account.id, appId, 'segment', segmentId) : null);
   if (!name) return <Opening />;
   return <Editor key={name} appId={appId} docName={name} summary={segment} refetch={summary.refetch} backHref={backHref} />;
 }
