@@ -7,13 +7,14 @@ import { useCallback, useEffect, useRef, type FormEventHandler, type RefObject }
 
 /**
  * The first field marked invalid in `form` is scrolled to the middle of its dialog and focused,
- * or else the form-level error (`role="alert"`) is scrolled into view. Runs on the next frame,
+ * or else the form-level error (FormError, `data-form-error`) is scrolled into view; other alerts
+ * in the form (an information box) are not problems. Runs on the next frame,
  * once the errors are rendered; with nothing to fix it does nothing.
  */
 export function revealFirstProblem(form: HTMLElement | null): void {
   requestAnimationFrame(() => {
     const field = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    const target = field ?? form?.querySelector<HTMLElement>('[role="alert"]');
+    const target = field ?? form?.querySelector<HTMLElement>('[data-form-error]');
     if (!target) return;
     target.scrollIntoView({ block: 'center' });
     field?.focus({ preventScroll: true });
