@@ -3,6 +3,7 @@ import { createMessageDraft, type MessageDraft } from '@gd/shared';
 import { bucketOf, channelOfVariant, idempotencyKey, languageFor, variantFor } from './plan.ts';
 import { fillPlaceholders, renderEmail, textOf, trackLinks } from './email.ts';
 import { linkSignature, linkSignedBy, rowOfToken, trackingToken } from './tracking.ts';
+import { recipientTexts } from './recipientTexts.ts';
 
 const abTest = (): MessageDraft => {
   const d = createMessageDraft('test_ab');
@@ -73,6 +74,11 @@ describe('the e-mail', () => {
     expect(english.html).toContain('>Unsubscribe</a>');
     // A language the product has no texts for (the interface's `to`, or a content language such as fr) reads English.
     expect(renderEmail({ definition: draft, row: { ...row, language: 'to' }, person: { customer_id: 'c9', email: null }, provider: { name: 'T', address: 't@x.com' }, baseUrl: 'https://gd.example.com', secret: 's'.repeat(32) }).html).toContain('>Unsubscribe</a>');
+    // Regional and related tags map as the interface maps a browser's (languageFromBrowser).
+    expect(recipientTexts('es-MX').lang).toBe('es');
+    expect(recipientTexts('ca').lang).toBe('es');
+    expect(recipientTexts('pt-BR').lang).toBe('en');
+    expect(recipientTexts(null).lang).toBe('en');
   });
 
   it('accepts only tokens and link signatures this server made', () => {

@@ -1,9 +1,13 @@
 /**
  * What an e-mail's recipient reads that the message's author did not write: the unsubscribe link
  * under the e-mail, its label in the text alternative, and the unsubscribe pages. In the language
- * the person got the message in (the outbox row's `language`, e.g. `es` or `es-MX`), else English,
- * as the interface does for `to`, whose catalogue has no translations yet (shared/src/i18n/to.ts).
+ * the person got the message in (the outbox row's `language`, e.g. `es` or `es-MX`), mapped to a
+ * product language as the interface maps a browser's (languageFromBrowser: Catalan, Galician and
+ * Basque read Spanish; anything else English). `to` reads English, as in the interface, whose `to`
+ * catalogue has no translations yet (shared/src/i18n/to.ts).
  */
+import { languageFromBrowser } from '@gd/shared/language';
+
 export interface RecipientTexts {
   lang: 'en' | 'es';
   unsubscribe: string;
@@ -43,6 +47,5 @@ const TEXTS: Record<RecipientTexts['lang'], RecipientTexts> = {
 };
 
 export function recipientTexts(language: string | null | undefined): RecipientTexts {
-  const base = (language ?? '').toLowerCase().split(/[-_]/)[0];
-  return base === 'es' ? TEXTS.es : TEXTS.en;
+  return languageFromBrowser(language ? [language] : []) === 'es' ? TEXTS.es : TEXTS.en;
 }
