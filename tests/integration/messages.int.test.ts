@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
   ACCESS_CHANGED_PREFIX, ErrorCode, addStepAfter, applyJourneyToDoc, applyMessageDraftToDoc, journeyFromDoc, messageDraftFromDoc, updateStep,
-  type JourneyStep, type MessageDraft, type MessageOrigin, type MessageSummary, type SubmissionDetail,
+  type JourneyStep, type MessageDraft, type MessageHistoryEntry, type MessageOrigin, type MessageSummary, type SubmissionDetail,
 } from '@gd/shared';
 import { createSyncServer, inProcessLiveDocs, type SyncServer } from '@gd/sync-server';
 import { addMember, ingest, registerAccount, startTestApi, type TestApi, type TestClient } from '../../api-server/src/testing/harness.ts';
@@ -184,7 +184,10 @@ describe('messages', () => {
 
   it('reject sends it back to Draft with the reason; play, pause and delete follow the table; history lists it all', async () => {
     await policy(1);
-    const { message } = await readyMessage(author, 'Authored');
+    const { message, doc } = await readyMessage(author, 'Authored');
+    // Sent years from now: no delivery loop (other files' servers share this database) takes the
+    // run between play and pause, so the history below is exactly what people did.
+    await edit(doc, (d) => ({ ...d, schedule: { kind: 'at', at: '2031-06-01T09:00', basis: 'userTimezone' } }));
     const first = await submitted(author, message);
     const bad = await approvers[0].call('rejectMessage', { submissionId: first.submission.id, reason: '' }, ids(message));
     expect(bad.body.code).toBe(ErrorCode.MANDATORY);
@@ -198,14 +201,16 @@ describe('messages', () => {
     await approvers[1].ok('commentSubmission', { path: 'variants.main.content.en.title', variantId: 'main', body: 'Shorter title?' }, { ...ids(message), submissionId: second.submission.id });
     await approvers[1].ok('approveMessage', { submissionId: second.submission.id }, ids(message));
     const played = (await approvers[0].ok<{ message: MessageSummary }>('transitionMessage', { action: 'play' }, ids(message))).message;
-    expect(played.status).toBe('Processing');
+    expect(played.status).toBe('Scheduled');
     expect((await approvers[0].ok<{ message: MessageSummary }>('transitionMessage', { action: 'pause' }, ids(message))).message.status).toBe('Paused');
     expect((await approvers[0].call('transitionMessage', { action: 'pause' }, ids(message))).httpStatus).toBe(409);
 
-    const { history } = await author.ok<{ history: { kind: string; toStatus: string | null; detail: string | null }[] }>('messageHistory', undefined, ids(message));
-    expect(history.map((h) => h.kind).reverse()).toEqual([
-      'created', 'status', 'submitted', 'rejected', 'status', 'status', 'submitted', 'commented', 'approved', 'versioned', 'status', 'status', 'status',
+    const { history } = await author.ok<{ history: MessageHistoryEntry[] }>('messageHistory', undefined, ids(message));
+    expect([...history].reverse().map((h) => (h.kind === 'status' ? `status:${h.toStatus}` : h.kind))).toEqual([
+      'created', 'status:To validate', 'submitted', 'rejected', 'status:Draft', 'status:To validate', 'submitted', 'commented', 'approved', 'versioned',
+      'status:Approved', 'status:Scheduled', 'status:Paused',
     ]);
+    expect(history.every((h) => h.actorId !== null)).toBe(true);
     expect(history.find((h) => h.kind === 'rejected')?.detail).toBe('Too pushy');
 
     expect((await approvers[0].ok<{ message: MessageSummary }>('transitionMessage', { action: 'delete' }, ids(message))).message.status).toBe('Deleted');
