@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit, integration (real Postgres), sync and end-to-end (Chromium)
-// suites in that order. Typecheck, lint and the build run side by side (typecheck and lint are each
-// one single-threaded process, the machine has two cores, and the build takes seconds), the unit
-// suite starts as soon as typecheck ends (lint runs about a minute longer), and integration and
-// sync run side by side (integration on two workers): the sync suite mostly waits (timeouts, reconnections: about a quarter of one
-// core over its run), so beside integration it costs little and no longer adds its own minutes.
+// suites, recorded in that order. Typecheck, lint and the build run side by side (typecheck and lint
+// are each one single-threaded process, the machine has two cores, and the build takes seconds), the
+// unit suite starts as soon as typecheck ends, and integration and sync as soon as unit ends, beside
+// the rest of lint (see checksThenSuites). Integration (two workers) and sync run side by side: the
+// sync suite mostly waits (timeouts, reconnections: about a quarter of one core over its run), so
+// beside integration it costs little and no longer adds its own minutes.
 // Every suite runs even when an earlier one failed; the last line sums them all as
 // `N passed, N failed`. Exit code 0 only when nothing failed.
 import { spawn, spawnSync } from 'node:child_process';
@@ -83,14 +84,13 @@ function buffered(title, cmd, args) {
   });
 }
 
-/** vitest projects run side by side, recorded in the order given. */
-async function vitestTogether(list) {
+/** vitest projects run side by side; their results, in the order given, to record. */
+function vitestRuns(list) {
   const chosen = list.filter(([name]) => !only.length || only.includes(name));
-  const results = await Promise.all(chosen.map(async ([name, project]) => {
+  return Promise.all(chosen.map(async ([name, project]) => {
     const file = path.join(out, `${name}.json`);
     return { name, file, ...(await buffered(`${name}: vitest --project ${project}`, 'npx', vitestArgs(project, file))) };
   }));
-  for (const r of results) recordVitest(r.name, r.file, r.status, r.seconds);
 }
 
 function playwright(name) {
@@ -118,25 +118,27 @@ function playwright(name) {
 }
 
 /**
- * Typecheck, lint and the build side by side, and the unit suite as soon as typecheck is done:
- * lint runs about a minute longer than typecheck, and the unit suite fills the core typecheck
- * leaves. Recorded in that order.
+ * Typecheck, lint and the build side by side, the unit suite as soon as typecheck is done, and
+ * integration with sync as soon as the unit suite is done: lint (one thread, about four minutes on
+ * the 2-core machine) outlasts typecheck and unit together, and the core they leave would otherwise
+ * sit idle until it ends. End-to-end waits for everything. Recorded in that order.
  */
-async function checksAndUnit() {
+async function checksThenSuites() {
   const chosen = (name) => !only.length || only.includes(name);
   const check = async (name, cmd, args) => (chosen(name) ? { name, ...(await buffered(`${name}: ${cmd} ${args.join(' ')}`, cmd, args)) } : null);
   const unitFile = path.join(out, 'unit.json');
   const typechecked = check('typecheck', 'npm', ['run', 'typecheck', '--silent']);
   const unitRun = typechecked.then(async () => (chosen('unit') ? { file: unitFile, ...(await buffered('unit: vitest --project unit', 'npx', vitestArgs('unit', unitFile))) } : null));
-  const [typecheck, unit, lint, build] = await Promise.all([
-    typechecked, unitRun, check('lint', 'npm', ['run', 'lint', '--silent']), check('build', 'npm', ['run', 'build', '--silent']),
+  const suites = unitRun.then(() => vitestRuns([['integration', 'integration'], ['sync', 'sync']]));
+  const [typecheck, unit, lint, build, suiteResults] = await Promise.all([
+    typechecked, unitRun, check('lint', 'npm', ['run', 'lint', '--silent']), check('build', 'npm', ['run', 'build', '--silent']), suites,
   ]);
   for (const r of [typecheck, lint, build]) if (r) record(r.name, r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1, r.seconds);
   if (unit) recordVitest('unit', unit.file, unit.status, unit.seconds);
+  for (const r of suiteResults) recordVitest(r.name, r.file, r.status, r.seconds);
 }
 
-await checksAndUnit();
-await vitestTogether([['integration', 'integration'], ['sync', 'sync']]);
+await checksThenSuites();
 playwright('e2e');
 
 if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ✖ ${f}`).join('\n')}`);
