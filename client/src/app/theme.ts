@@ -19,6 +19,9 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
   headings: { fontWeight: '650' },
+  // Someone who asked their system for less motion gets none: menus, dropdowns, popovers and
+  // collapses appear at once (recharts' charts follow the same setting by themselves). e2e/motion.spec.ts.
+  respectReducedMotion: true,
   components: {
     TextInput: { defaultProps: { withAsterisk: false } },
     PasswordInput: { defaultProps: { withAsterisk: false } },
