@@ -182,6 +182,23 @@ describe('messages', () => {
     expect((await owner.client.ok<{ message: MessageSummary }>('approveMessage', { submissionId: submission.id }, ids(message))).message.status).toBe('Approved');
   });
 
+  it('play with the first send due now moves an approved message to Processing, recorded as the player\'s', async () => {
+    await policy(1);
+    const { message } = await readyMessage(author, 'Now');
+    const { submission } = await submitted(author, message);
+    await approvers[0].ok('approveMessage', { submissionId: submission.id }, ids(message));
+    const played = (await approvers[0].ok<{ message: MessageSummary }>('transitionMessage', { action: 'play' }, ids(message))).message;
+    expect(played.status).toBe('Processing');
+    // Another file's delivery loop may already be moving the run on (Ready, Sending, ...): those
+    // moves carry no actor and come after the player's.
+    const { history } = await author.ok<{ history: MessageHistoryEntry[] }>('messageHistory', undefined, ids(message));
+    const byPeople = [...history].reverse().filter((h) => h.actorId !== null);
+    expect(byPeople.map((h) => (h.kind === 'status' ? `status:${h.fromStatus}>${h.toStatus}` : h.kind))).toEqual([
+      'created', 'status:Draft>To validate', 'submitted', 'approved', 'versioned', 'status:To validate>Approved', 'status:Approved>Processing',
+    ]);
+    expect(byPeople.at(-1)?.actorId).toBe(approvers[0].userId);
+  });
+
   it('reject sends it back to Draft with the reason; play, pause and delete follow the table; history lists it all', async () => {
     await policy(1);
     const { message, doc } = await readyMessage(author, 'Authored');
