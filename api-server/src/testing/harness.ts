@@ -11,14 +11,19 @@ import type { MailSender } from '../mail/worker.ts';
 export interface SentMail { to: string; subject: string; text: string }
 
 export interface TestApi extends RunningServer {
-  mail: SentMail[];
-  /** Waits until a mail to `to` matching `pattern` arrived. */
+  /**
+   * Waits until a mail to `to` matching `pattern` was sent, and answers the oldest such mail this
+   * harness has not answered before (so a second call waits for the next one). Read from the mail
+   * outbox: test files share one database, and whichever file's server worker sent a mail (they all
+   * take any queued row, as workers do in production), it is sent once and found here.
+   */
   waitForMail(to: string, pattern?: RegExp): Promise<SentMail>;
 }
 
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
-  const mail: SentMail[] = [];
-  const sender: MailSender = { send: (m) => { mail.push(m); return Promise.resolve(); } };
+  // The mail worker's transport: what it sends is read back from mail_outbox (waitForMail).
+  const sender: MailSender = { send: () => Promise.resolve() };
+  const answered = new Set<string>();
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'), PORT: '0', LOG_LEVEL: 'silent', DB_POOL_SIZE: '4',
     JWT_SECRET: 'integration-tests-secret-0123456789abcdef', DATA_DIR: '/tmp/gd-it',
@@ -31,12 +36,16 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const server = await startServer(config, { log: pino({ level: 'silent' }), mailSender: sender });
   return {
     ...server,
-    mail,
     async waitForMail(to, pattern) {
       for (let i = 0; i < 200; i++) {
         server.deps.notifyMail();
-        const found = mail.find((m) => m.to === to.toLowerCase() && (!pattern || pattern.test(m.text)));
-        if (found) return found;
+        const { rows } = await server.db.query<{ id: string; subject: string; text_body: string }>(
+          'SELECT id, subject, text_body FROM mail_outbox WHERE to_address = $1 AND sent_at IS NOT NULL ORDER BY sent_at, id', [to.toLowerCase()]);
+        const found = rows.find((r) => !answered.has(r.id) && (!pattern || pattern.test(r.text_body)));
+        if (found) {
+          answered.add(found.id);
+          return { to: to.toLowerCase(), subject: found.subject, text: found.text_body };
+        }
         await new Promise((r) => setTimeout(r, 25));
       }
       throw new Error(`no mail to ${to}`);

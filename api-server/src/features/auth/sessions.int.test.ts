@@ -57,10 +57,8 @@ describe('ending sessions', () => {
     const anon = new TestClient(api.url);
     const linkToken = async () => {
       await anon.ok('forgotPassword', { email });
-      const mails = () => api.mail.filter((m) => m.to === email.toLowerCase() && /forgot-password\?token=/.test(m.text));
-      const before = mails().length;
-      for (let i = 0; i < 200 && mails().length === before; i++) { api.deps.notifyMail(); await new Promise((r) => setTimeout(r, 25)); }
-      return decodeURIComponent(/token=([^\s]+)/.exec(mails().at(-1)!.text)![1]!);
+      // Each call answers the next reset mail: the first link, then the second.
+      return decodeURIComponent(/token=([^\s]+)/.exec((await api.waitForMail(email, /forgot-password\?token=/)).text)![1]!);
     };
     const older = await linkToken();
     const newer = await linkToken();
@@ -111,7 +109,6 @@ describe('mailed links', () => {
     const { email } = await registerAccount(hosted);
     await postWithHost(hosted.url, '/auth/forgot-password', 'attacker.example', { email });
     expect((await hosted.waitForMail(email, /forgot-password\?token=/)).text).toContain('https://app.example.com/');
-    hosted.mail.length = 0;
     await postWithHost(hosted.url, '/auth/forgot-password', 'eu.example.com', { email });
     const eu = await hosted.waitForMail(email, /forgot-password\?token=/);
     expect(eu.text).toContain('https://eu.example.com/');
