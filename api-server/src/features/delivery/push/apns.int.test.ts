@@ -118,10 +118,10 @@ describe('APNs client', () => {
     expect(jwt(d)).not.toBe(jwt(a));
   });
 
-  it('multiplexes many concurrent sends on ONE HTTP/2 session, within the server\'s stream limit', async () => {
+  it('multiplexes many concurrent sends on ONE HTTP/2 connection, within the server\'s stream limit', async () => {
     const limited = await startApnsServer({ teamId: creds.teamId, keyId: creds.keyId, publicKey: key.publicKey, bundleId: creds.bundleId, maxConcurrentStreams: 50 });
     try {
-      const c = createApnsClient({ ...creds, endpoint: limited.url, policy: loopbackPolicy(limited.ca) });
+      const c = createApnsClient({ ...creds, endpoint: limited.url, policy: loopbackPolicy(limited.ca), maxConnections: 1 });
       clients.push(c);
       const results = await Promise.all(Array.from({ length: 2_000 }, () => c.send({ token: deviceToken(), title: 'bulk' })));
       expect(results.filter((r) => r.outcome === 'sent')).toHaveLength(2_000);
@@ -131,8 +131,30 @@ describe('APNs client', () => {
       // Concurrency really happened, and never past what the server announced (no REFUSED_STREAM).
       expect(limited.maxInFlight).toBeGreaterThan(10);
       expect(limited.maxInFlight).toBeLessThanOrEqual(50);
-      // The client itself held the rest back (the server's limit read from its SETTINGS), rather than leaving them to nghttp2's queue.
+      // The client itself held the rest back (the server's limit read from its SETTINGS).
       expect(c.endpoint.maxActive).toBe(50);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('opens another connection only when every open one is at the server\'s stream limit, up to maxConnections', async () => {
+    const limited = await startApnsServer({ teamId: creds.teamId, keyId: creds.keyId, publicKey: key.publicKey, bundleId: creds.bundleId, maxConcurrentStreams: 50 });
+    try {
+      const c = createApnsClient({ ...creds, endpoint: limited.url, policy: loopbackPolicy(limited.ca), maxConnections: 3 });
+      clients.push(c);
+      // 30 at once fit one connection: no second one.
+      const few = await Promise.all(Array.from({ length: 30 }, () => c.send({ token: deviceToken(), title: 'few' })));
+      expect(few.every((r) => r.outcome === 'sent')).toBe(true);
+      expect(limited.sessions).toBe(1);
+      const results = await Promise.all(Array.from({ length: 2_000 }, () => c.send({ token: deviceToken(), title: 'bulk' })));
+      expect(results.filter((r) => r.outcome === 'sent')).toHaveLength(2_000);
+      expect(limited.sessions).toBe(3);
+      expect(c.endpoint.sessionsOpened).toBe(3);
+      expect(new Set(limited.accepted.map((a) => a.session))).toEqual(new Set([1, 2, 3]));
+      // Three connections of 50 streams each: the client had 150 in flight, and never more than each connection allows (no REFUSED_STREAM, no GOAWAY).
+      expect(c.endpoint.maxActive).toBe(150);
+      expect(limited.maxInFlight).toBeLessThanOrEqual(150);
     } finally {
       await limited.close();
     }

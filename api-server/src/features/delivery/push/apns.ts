@@ -44,6 +44,8 @@ export interface ApnsClientOptions extends ApnsCredentials {
   endpoint: string;
   policy: NetPolicy;
   maxConcurrentStreams?: number;
+  /** Connections opened while every open one is full (default PUSH_MAX_CONNECTIONS, http2Endpoint.ts). */
+  maxConnections?: number;
   requestTimeoutMs?: number;
   /** Clock (ms), for the token's age and apns-expiration. */
   now?: () => number;
@@ -82,6 +84,7 @@ export function createApnsClient(opts: ApnsClientOptions): PushClient & { readon
   const endpoint = new Http2Endpoint({
     url: opts.endpoint, policy: opts.policy,
     ...(opts.maxConcurrentStreams !== undefined ? { maxConcurrentStreams: opts.maxConcurrentStreams } : {}),
+    ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
   });
 

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFcmClient, type FcmClientOptions } from './fcm.ts';
+import { PUSH_MAX_CONNECTIONS } from './http2Endpoint.ts';
 import { startFcmServer, type FcmFixture } from './testing/fcmServer.ts';
 import { loopbackPolicy, serviceAccountKey } from './testing/keys.ts';
 
@@ -47,10 +48,10 @@ describe('FCM v1 client', () => {
     expect(c.tokenExchanges()).toBe(1);
   });
 
-  it('caches the access token across many concurrent sends on one HTTP/2 session', async () => {
+  it('caches the access token across many concurrent sends, on one HTTP/2 connection or several', async () => {
     const fresh = await startFcmServer({ ...account, publicKey: key.publicKey, maxConcurrentStreams: 100 });
     try {
-      const c = client({}, fresh);
+      const c = client({ maxConnections: 1 }, fresh);
       const results = await Promise.all(Array.from({ length: 1_000 }, () => c.send({ token: deviceToken(), title: 'bulk' })));
       expect(results.filter((r) => r.outcome === 'sent')).toHaveLength(1_000);
       expect(fresh.tokenRequests).toBe(1);
@@ -58,6 +59,15 @@ describe('FCM v1 client', () => {
       // The token exchange is one HTTP/1.1 connection; the sends share one HTTP/2 session.
       expect(c.endpoint.sessionsOpened).toBe(1);
       expect(new Set(fresh.accepted.map((a) => a.session)).size).toBe(1);
+      expect(c.endpoint.maxActive).toBe(100);
+      // With the default pool, 1,000 sends at once on a 100-stream server spread over more connections, one token still.
+      const pooled = client({}, fresh);
+      const more = await Promise.all(Array.from({ length: 1_000 }, () => pooled.send({ token: deviceToken(), title: 'bulk' })));
+      expect(more.filter((r) => r.outcome === 'sent')).toHaveLength(1_000);
+      expect(pooled.tokenExchanges()).toBe(1);
+      expect(pooled.endpoint.sessionsOpened).toBeGreaterThan(1);
+      expect(pooled.endpoint.sessionsOpened).toBeLessThanOrEqual(PUSH_MAX_CONNECTIONS);
+      expect(pooled.endpoint.maxActive).toBeGreaterThan(100);
     } finally {
       await fresh.close();
     }

@@ -41,6 +41,8 @@ export interface FcmClientOptions extends FcmCredentials {
   endpoint: string;
   policy: NetPolicy;
   maxConcurrentStreams?: number;
+  /** Connections opened while every open one is full (default PUSH_MAX_CONNECTIONS, http2Endpoint.ts). */
+  maxConnections?: number;
   requestTimeoutMs?: number;
   now?: () => number;
 }
@@ -148,6 +150,7 @@ export function createFcmClient(opts: FcmClientOptions): PushClient & { readonly
   const endpoint = new Http2Endpoint({
     url: opts.endpoint, policy: opts.policy,
     ...(opts.maxConcurrentStreams !== undefined ? { maxConcurrentStreams: opts.maxConcurrentStreams } : {}),
+    ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
   });
   const path = `/v1/projects/${encodeURIComponent(opts.projectId)}/messages:send`;

@@ -1,29 +1,37 @@
 /**
- * One HTTP/2 connection to a push provider, shared by every send to it: APNs asks providers to keep
- * a connection open and multiplex ("don't open a new connection per notification": it is treated
- * as a denial-of-service attempt), and FCM takes HTTP/2 the same way. Streams are opened up to the
- * smaller of our own cap and the server's SETTINGS_MAX_CONCURRENT_STREAMS, read again whenever the
- * server sends new settings (APNs raises it after the first request authenticates); sends past the
- * limit wait in a queue instead of being refused by the server.
+ * HTTP/2 connections to a push provider, shared by every send to it: APNs asks providers to keep
+ * connections open and multiplex ("don't open a new connection per notification": it is treated
+ * as a denial-of-service attempt), and FCM takes HTTP/2 the same way. Streams are opened on a
+ * connection up to the smaller of our own cap and the server's SETTINGS_MAX_CONCURRENT_STREAMS,
+ * read again whenever the server sends new settings (APNs raises it after the first request
+ * authenticates). When every connection is full, another is opened, up to `maxConnections`
+ * (PUSH_MAX_CONNECTIONS below says why several); past that, sends wait in a queue instead of being
+ * refused by the server. A send goes to the connection with the most free streams.
  *
- * The session is opened on first use and again after it ends (GOAWAY, a reset, the server closing
- * an idle connection); streams that were in flight on a dying session fail with a network error,
- * which the clients classify as `retry`. The session holds the event loop only while streams are
- * open, so an idle client never keeps a process alive.
+ * The HTTP/2 itself is http2/connection.ts, our own client, not node:http2: node's costs three
+ * times the CPU per request, which caps one worker below the 20,000 notifications a second of
+ * issue 13 (that file says more). Tests hold it to node:http2's server (nghttp2) in every test that
+ * sends a push, and http2/connection.int.test.ts to the protocol's corners.
+ *
+ * The first connection is opened on first use, and others as above; one that ends (GOAWAY, a
+ * reset, the server closing an idle connection) leaves the pool, and the next send opens another
+ * if it needs one. Streams that were in flight on a dying connection fail with a network error,
+ * which the clients classify as `retry`. The socket holds the event loop only while
+ * streams are open, so an idle client never keeps a process alive.
  *
  * Connecting: the TCP connection comes from src/net `guardedConnect`, which checks the address it
  * connects to like every other outgoing connection (api-server/CONTEXT.md "Outgoing connections"),
  * then TLS (system authorities plus the policy's extra CA, ALPN h2, the name or IP checked) and
- * HTTP/2 run over that socket. src/net has no HTTP/2 helper yet and this folder may not change it,
- * so the two restricted imports below carry a lint exception; the address check is still src/net's.
- * Moving `openSession` into src/net as `guardedHttp2Session` is a plain move when its owner wants it.
+ * HTTP/2 run over that socket. src/net has no TLS helper for a connected socket and this folder may
+ * not change it, so the restricted import below carries a lint exception; the address check is
+ * still src/net's.
  */
-import type { Duplex } from 'node:stream';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- HTTP/2 over a socket from src/net guardedConnect (see above)
-import http2, { type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
+import type { Socket } from 'node:net';
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- TLS over a socket from src/net guardedConnect (see above)
 import tls, { rootCertificates } from 'node:tls';
 import { guardedConnect, NetError, type NetPolicy } from '../../../net/index.ts';
+import { Http2Connection, type Http2Response } from './http2/connection.ts';
+import type { HeaderList } from './http2/hpack.ts';
 
 export interface Http2EndpointOptions {
   /** https://host[:port] (or http:// for h2c). */
@@ -37,30 +45,56 @@ export interface Http2EndpointOptions {
   requestTimeoutMs?: number;
   /** Largest answer body read (default 64 KiB: provider answers are a few hundred bytes). */
   maxResponseBytes?: number;
+  /** Connections opened when every open one is at its stream limit (default PUSH_MAX_CONNECTIONS). */
+  maxConnections?: number;
 }
+
+/**
+ * Connections per provider endpoint, opened one by one and only while every open one is at its
+ * stream limit. One connection carries at most its SETTINGS_MAX_CONCURRENT_STREAMS in flight: 1,000
+ * at APNs, 100 at Google's front ends, so at 50 ms a round trip one FCM connection carries about
+ * 2,000 notifications a second and 20,000 need ten. Apple and Google both take several connections
+ * from one sender ("you can establish multiple connections to APNs servers to improve performance").
+ */
+export const PUSH_MAX_CONNECTIONS = 12;
 
 export interface Http2Answer {
   status: number;
-  headers: IncomingHttpHeaders;
+  /** Lower-case names. */
+  headers: Record<string, string | undefined>;
   body: string;
 }
 
+/** Request headers: lower-case names, one value each; pseudo-headers (`:path`) go first. */
+export type RequestHeaders = Record<string, string>;
+
+/** Header names (RFC 9110 tokens, lower case, or a pseudo-header) and values (no NUL, CR, LF or other controls but tab). */
+const NAME = /^:?[a-z0-9!#$%&'*+\-.^_`|~]+$/;
+const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+interface Deadline { at: number; connection: Http2Connection; id: number }
+
 export class Http2Endpoint {
-  /** Sessions opened so far (observability, and tests asserting multiplexing). */
+  /** Connections opened so far (observability, and tests asserting multiplexing). */
   sessionsOpened = 0;
-  /** The most streams this endpoint had open at once. (nghttp2 would also hold streams past the server's limit in a queue of its own, where nothing sees them; ours keeps that wait visible and out of the request timeout.) */
+  /** The most streams this endpoint had open at once, over all its connections. */
   maxActive = 0;
   private readonly origin: URL;
   private readonly cap: number;
-  private session: ClientHttp2Session | null = null;
-  private opening: Promise<ClientHttp2Session> | null = null;
+  private readonly maxConnections: number;
+  /** Connections taking new streams, oldest first. */
+  private connections: Http2Connection[] = [];
+  /** Streams each connection carries or has been picked for (reserved in the same step as the pick, so a burst of sends cannot all take the last free stream). */
+  private readonly load = new Map<Http2Connection, number>();
+  /** Each connection's transport (the TLS socket, or TCP for h2c): referenced only while it has streams open. */
+  private readonly transports = new WeakMap<Http2Connection, Socket>();
+  /** The connection being opened: one at a time, so a burst of sends opens one, not one each. */
+  private opening: Promise<Http2Connection> | null = null;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
-  /** The server's stream limit, read when its SETTINGS arrive (the getter asks nghttp2 every time). */
-  private remoteLimit = 1;
   /** Streams in flight and when each must have its answer: one sweep a second cancels the late ones (a timer per stream cost more than the request itself at 10,000+ a second). */
-  private readonly deadlines = new Map<http2.ClientHttp2Stream, { at: number; fail: (error: Error) => void }>();
+  private readonly deadlines = new Set<Deadline>();
   private sweeper: NodeJS.Timeout | null = null;
 
   private readonly opts: Http2EndpointOptions;
@@ -70,27 +104,30 @@ export class Http2Endpoint {
     this.origin = new URL(opts.url);
     if (this.origin.protocol !== 'https:' && this.origin.protocol !== 'http:') throw new Error(`push endpoint ${opts.url}: https or http only`);
     this.cap = Math.max(1, opts.maxConcurrentStreams ?? 1_000);
+    this.maxConnections = Math.max(1, opts.maxConnections ?? PUSH_MAX_CONNECTIONS);
   }
 
-  /** Streams the current session allows at once. */
-  private limit(): number {
-    return Math.max(1, Math.min(this.cap, this.remoteLimit));
+  /** Streams a connection allows at once: our cap or the server's SETTINGS_MAX_CONCURRENT_STREAMS, the smaller. */
+  private limit(c: Http2Connection): number {
+    // A server may announce 0 (no new streams for now): then the connection has no room.
+    return Math.min(this.cap, c.remoteMaxStreams);
   }
 
-  private readLimit(session: ClientHttp2Session): void {
-    if (session !== this.session && this.session !== null) return;
-    this.remoteLimit = session.remoteSettings.maxConcurrentStreams ?? this.cap;
+  /** The connection with the most room for one more stream, or null when every one is full. */
+  private pick(): Http2Connection | null {
+    let best: Http2Connection | null = null;
+    let room = 0;
+    for (const c of this.connections) {
+      const free = this.limit(c) - (this.load.get(c) ?? 0);
+      if (free > room && !c.draining) {
+        best = c;
+        room = free;
+      }
+    }
+    return best;
   }
 
-  private async currentSession(): Promise<ClientHttp2Session> {
-    if (this.closed) throw new NetError('refused_answer', 'the push client is closed');
-    const s = this.session;
-    if (s && !s.closed && !s.destroyed) return s;
-    this.opening ??= this.openSession().finally(() => { this.opening = null; });
-    return this.opening;
-  }
-
-  private async openSession(): Promise<ClientHttp2Session> {
+  private async openConnection(): Promise<Http2Connection> {
     const { policy } = this.opts;
     const connectMs = this.opts.connectTimeoutMs ?? 10_000;
     const secure = this.origin.protocol === 'https:';
@@ -98,7 +135,7 @@ export class Http2Endpoint {
     const port = Number(this.origin.port || (secure ? 443 : 80));
     const deadline = AbortSignal.timeout(connectMs);
     const socket = await guardedConnect(policy, { host, port, connectTimeoutMs: connectMs, signal: deadline });
-    let transport: Duplex = socket;
+    let transport: Socket = socket;
     if (secure) {
       const secured = tls.connect({
         socket, host, ALPNProtocols: ['h2'],
@@ -113,118 +150,106 @@ export class Http2Endpoint {
       }
       transport = secured;
     }
-    const session = http2.connect(this.origin.origin, { createConnection: () => transport, settings: { enablePush: false } });
-    // Errors surface on the streams; the session's own must not become an uncaught exception.
-    session.on('error', () => undefined);
-    const forget = () => { if (this.session === session) this.session = null; this.wake(); };
-    session.once('close', () => {
-      forget();
-      // The socket under a session made with createConnection is ours to end.
-      transport.destroy();
+    const connection = new Http2Connection(transport, {
+      authority: this.origin.host, scheme: secure ? 'https' : 'http', maxResponseBytes: this.opts.maxResponseBytes ?? 64 * 1024,
     });
-    session.once('goaway', () => {
-      forget();
-      // No new streams go on it; the streams in flight finish, then it closes.
-      if (!session.closed) session.close();
-    });
-    session.on('remoteSettings', () => {
-      this.readLimit(session);
+    const forget = () => {
+      this.connections = this.connections.filter((c) => c !== connection);
       this.wake();
+    };
+    connection.once('close', () => {
+      forget();
+      this.load.delete(connection);
+      socket.destroy();
     });
-    try {
-      await settle(session, 'remoteSettings', connectMs, `HTTP/2 settings from ${this.origin.host}`);
-    } catch (error) {
-      session.destroy();
-      throw error;
-    }
-    session.unref();
+    // No new streams go on it; the streams in flight finish, then it closes by itself.
+    connection.once('goaway', forget);
+    connection.on('settings', () => this.wake());
+    await settle(connection, 'settings', connectMs, `HTTP/2 settings from ${this.origin.host}`);
+    // Only the outermost socket: unref on a TCP socket under TLS waits for a 'connect' that never comes.
+    transport.unref();
+    this.transports.set(connection, transport);
     this.sessionsOpened++;
-    this.session = session;
-    this.readLimit(session);
-    return session;
+    if (this.closed) {
+      void connection.close();
+      throw new NetError('refused_answer', 'the push client is closed');
+    }
+    this.connections.push(connection);
+    return connection;
   }
 
-  /** Lets queued sends re-check the limit (a stream ended, settings changed, the session went). */
+  /** A connection with room for a stream: an open one, else a new one while there are fewer than maxConnections, else the first to free a stream. */
+  private async connectionWithRoom(): Promise<Http2Connection> {
+    for (;;) {
+      if (this.closed) throw new NetError('refused_answer', 'the push client is closed');
+      const c = this.pick();
+      if (c) {
+        const load = (this.load.get(c) ?? 0) + 1;
+        this.load.set(c, load);
+        if (load === 1) this.transports.get(c)?.ref();
+        return c;
+      }
+      if (this.opening) await this.opening;
+      else if (this.connections.length < this.maxConnections) {
+        this.opening = this.openConnection().finally(() => { this.opening = null; });
+        await this.opening;
+      } else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** Lets queued sends look again (a stream ended, settings changed, a connection went). */
   private wake(): void {
     for (const resume of this.waiting.splice(0)) resume();
   }
 
-  /** Sends one request on the shared session; rejects on network failures (no answer), resolves with any HTTP answer. */
-  async request(headers: OutgoingHttpHeaders, body: Buffer): Promise<Http2Answer> {
-    const open = this.session;
-    let session = open && !open.closed && !open.destroyed ? open : await this.currentSession();
-    while (this.active >= this.limit()) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-      session = await this.currentSession();
-    }
+  /** Sends one request; rejects on network failures (no answer), resolves with any HTTP answer. */
+  async request(headers: RequestHeaders, body: Buffer): Promise<Http2Answer> {
+    const fields = headerList(headers);
+    const connection = await this.connectionWithRoom();
     this.active++;
     if (this.active > this.maxActive) this.maxActive = this.active;
-    // ref is idempotent; unref only when nothing is in flight (a replacement session starts unref'd).
-    session.ref();
     try {
-      return await this.exchange(session, headers, body);
+      return await this.exchange(connection, fields, body);
     } finally {
       this.active--;
-      if (this.active === 0 && !session.destroyed) session.unref();
-      // One freed slot lets one waiter through; the others keep their place.
+      const load = (this.load.get(connection) ?? 1) - 1;
+      if (this.load.has(connection)) this.load.set(connection, load);
+      // Idle: the connection no longer keeps the process alive.
+      if (load === 0) this.transports.get(connection)?.unref();
+      // One freed stream lets one waiter through; the others keep their place.
       this.waiting.shift()?.();
     }
   }
 
-  private exchange(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body: Buffer): Promise<Http2Answer> {
-    const maxBytes = this.opts.maxResponseBytes ?? 64 * 1024;
+  private exchange(connection: Http2Connection, fields: HeaderList, body: Buffer): Promise<Http2Answer> {
     const timeoutMs = this.opts.requestTimeoutMs ?? 30_000;
     return new Promise<Http2Answer>((resolve, reject) => {
-      let stream: http2.ClientHttp2Stream;
+      const deadline: Deadline = { at: Date.now() + timeoutMs, connection, id: 0 };
       try {
-        stream = session.request({ ':method': 'POST', ...headers, 'content-length': body.length });
+        deadline.id = connection.request(fields, body, {
+          resolve: (r: Http2Response) => {
+            this.deadlines.delete(deadline);
+            resolve({ status: r.status, headers: r.headers, body: r.body.toString('utf8') });
+          },
+          reject: (error: Error) => {
+            this.deadlines.delete(deadline);
+            reject((error as { code?: unknown }).code === 'ETOOLARGE' ? new NetError('too_large', `${this.origin.host} answered more than ${this.opts.maxResponseBytes ?? 64 * 1024} bytes`) : error);
+          },
+        });
       } catch (error) {
-        // The session closed between the check and the request (ERR_HTTP2_INVALID_SESSION, GOAWAY).
+        // The connection went away between the pick and the request.
         return reject(error instanceof Error ? error : new Error(String(error)));
       }
-      let status = 0;
-      let answerHeaders: IncomingHttpHeaders = {};
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let settled = false;
-      const fail = (error: Error) => {
-        if (settled) return;
-        settled = true;
-        this.deadlines.delete(stream);
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-        reject(error);
-      };
-      this.deadlines.set(stream, { at: Date.now() + timeoutMs, fail });
+      this.deadlines.add(deadline);
       this.sweeper ??= setInterval(() => this.sweep(), Math.min(1_000, timeoutMs)).unref();
-      stream.on('response', (h) => {
-        status = Number(h[':status']);
-        answerHeaders = h;
-      });
-      stream.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > maxBytes) fail(new NetError('too_large', `${this.origin.host} answered more than ${maxBytes} bytes`));
-        else chunks.push(chunk);
-      });
-      stream.on('end', () => {
-        if (settled) return;
-        settled = true;
-        this.deadlines.delete(stream);
-        resolve({ status, headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      stream.on('error', (error: Error) => fail(error));
-      stream.on('close', () => {
-        // A stream reset by the server (REFUSED_STREAM, CANCEL) or cut by a GOAWAY ends without 'end' or 'error'.
-        if (!settled) fail(Object.assign(new Error(`the stream to ${this.origin.host} closed without an answer (code ${stream.rstCode})`), { code: `HTTP2_RST_${stream.rstCode ?? 0}` }));
-      });
-      stream.end(body);
     });
   }
 
   /** Cancels the streams past their deadline. */
   private sweep(): void {
     const now = Date.now();
-    for (const [, d] of this.deadlines) {
-      if (d.at <= now) d.fail(new NetError('timeout', `waiting for ${this.origin.host} to answer took longer than ${this.opts.requestTimeoutMs ?? 30_000} ms`, { transient: true, code: 'ETIMEDOUT' }));
+    for (const d of this.deadlines) {
+      if (d.at <= now) d.connection.cancel(d.id, new NetError('timeout', `waiting for ${this.origin.host} to answer took longer than ${this.opts.requestTimeoutMs ?? 30_000} ms`, { transient: true, code: 'ETIMEDOUT' }));
     }
     if (this.deadlines.size === 0 && this.sweeper) {
       clearInterval(this.sweeper);
@@ -232,14 +257,29 @@ export class Http2Endpoint {
     }
   }
 
-  /** Ends the session after the streams in flight (new sends are refused). */
+  /** Ends the connections after the streams in flight (new sends are refused). */
   async close(): Promise<void> {
     this.closed = true;
     this.wake();
-    const s = this.session ?? (this.opening ? await this.opening.catch(() => null) : null);
-    this.session = null;
-    if (s && !s.closed) await new Promise<void>((resolve) => s.close(resolve));
+    if (this.opening) await this.opening.catch(() => null);
+    const all = this.connections;
+    this.connections = [];
+    await Promise.all(all.map((c) => c.close()));
   }
+}
+
+/** The request's fields, pseudo-headers first; a bad name or value throws before anything is sent. */
+function headerList(headers: RequestHeaders): HeaderList {
+  const pseudo: HeaderList = [];
+  const regular: HeaderList = [];
+  for (const name in headers) {
+    const value = headers[name] ?? '';
+    // The same codes as node:http2's refusals; result.ts makes them `failed` (the message is wrong, not the weather).
+    if (!NAME.test(name)) throw Object.assign(new Error(`invalid header name ${JSON.stringify(name)}`), { code: 'ERR_INVALID_HTTP_TOKEN' });
+    if (!VALUE.test(value)) throw Object.assign(new Error(`invalid value for header ${name}`), { code: 'ERR_HTTP2_INVALID_HEADER_VALUE' });
+    (name.startsWith(':') ? pseudo : regular).push([name, value]);
+  }
+  return pseudo.concat(regular);
 }
 
 /** Resolves on `event`, rejects on 'error'/'close' first or after `ms`. */

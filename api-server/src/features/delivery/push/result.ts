@@ -130,12 +130,14 @@ export function classifyFcm(status: number, body: FcmErrorBody | undefined, retr
  * A send that never got an answer: a refused or reset connection, a GOAWAY, a timeout, a stream the
  * server refused. The notification may or may not have reached the provider, and nothing says the
  * token or message is wrong: retry. A refused address (src/net: the endpoint resolves to a private
- * address) is configuration, not weather: failed.
+ * address) is configuration, not weather: failed; so is a header value the client will not send.
  */
 export function classifyNetworkError(error: unknown): PushResult {
   const e = error as { code?: unknown; reason?: unknown; message?: unknown } | null;
   if (e?.reason === 'refused_address') return { outcome: 'failed', reason: 'refused_address' };
   if (e?.reason === 'host_not_found') return { outcome: 'retry', reason: 'host_not_found' };
   const code = typeof e?.code === 'string' ? e.code : undefined;
+  // A header the HTTP/2 client refuses to send (a collapse id with a line break): no retry can fix it.
+  if (code === 'ERR_HTTP2_INVALID_HEADER_VALUE' || code === 'ERR_INVALID_HTTP_TOKEN') return { outcome: 'failed', reason: 'InvalidHeader' };
   return { outcome: 'retry', reason: code ? `network_${code}` : 'network_error' };
 }
