@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [name ...]`: runs the benchmark scripts in tests/bench and prints their figures.
+// `npm run bench [name ...]`: runs the benchmark scripts in tests/bench (not its support*.ts) and prints their figures.
 // Record the figures with the date in docs/BENCHMARKS.md.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, 'tests/bench');
 const wanted = process.argv.slice(2);
-const scripts = readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'support.ts' && (!wanted.length || wanted.some((w) => f.includes(w)))).sort();
+const scripts = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.startsWith('support') && (!wanted.length || wanted.some((w) => f.includes(w)))).sort();
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n━━ ${script} (${new Date().toISOString()})`);

@@ -15,7 +15,7 @@ import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
-import { BUILT_IN_ROLES, ROLE_GRANTS, createMessageDraft, type MessageDraft } from '@gd/shared';
+import { createMessageDraft, type MessageDraft } from '@gd/shared';
 import { migrate } from '../../api-server/src/db/migrate.ts';
 import { createPool, type Db } from '../../api-server/src/db/pool.ts';
 import { sealPassword } from '../../api-server/src/features/mailProviders/transport.ts';
@@ -25,7 +25,7 @@ import { SenderCache, sendWhileDue } from '../../api-server/src/features/deliver
 import { netPolicy } from '../../api-server/src/net/index.ts';
 import { loadConfig } from '../../api-server/src/config.ts';
 import { ROOT } from '../support/env.ts';
-import { fmt, freshDatabase, percentile } from './support.ts';
+import { approvedMessageRow, benchAccount, fmt, freshDatabase, percentile } from './support.ts';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 1_000_000);
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 20_000);
@@ -46,37 +46,19 @@ const emailDraft = (target: MessageDraft['target']): MessageDraft => {
   };
 };
 
-/** An account, a user, an app, an active mail provider to `port`; answers their ids. */
+/** An account, a user, an app (support.ts), and an active mail provider to `port`; answers their ids. */
 async function world(db: Db, port: number) {
-  const one = async (sql: string, params: unknown[]) => (await db.query<{ id: string }>(sql, params)).rows[0]!.id;
-  const accountId = await one(`INSERT INTO accounts (name, plan) VALUES ('Bench', 'growth') RETURNING id`, []);
-  const roleId = await one(`INSERT INTO user_roles (account_id, name, built_in, user_type, grants) VALUES ($1, 'Client', 'client', $2, $3) RETURNING id`,
-    [accountId, BUILT_IN_ROLES.client.userType, [...ROLE_GRANTS.client]]);
-  const userId = await one(`INSERT INTO users (account_id, email, name, role_id) VALUES ($1, 'bench@example.com', 'Bench', $2) RETURNING id`, [accountId, roleId]);
-  const appId = await one(`INSERT INTO apps (account_id, name, os, app_key) VALUES ($1, 'Bench', 'iOS', $2) RETURNING id`, [accountId, `key-${randomUUID()}`]);
+  const w = await benchAccount(db);
   const providerId = randomUUID();
   await db.query(
     `INSERT INTO mail_providers (id, account_id, name, host, port, tls, username, secret, sender_name, sender_email, active, created_by)
      VALUES ($1, $2, 'Loopback', '127.0.0.1', $3, 'none', '', $4, 'Team', 'team@example.com', true, $5)`,
-    [providerId, accountId, port, sealPassword(SECRET, providerId, 'unused'), userId]);
-  return { accountId, userId, appId };
+    [providerId, w.accountId, port, sealPassword(SECRET, providerId, 'unused'), w.userId]);
+  return w;
 }
 
 /** An approved e-mail message to `target` (its version 1), ready to play. */
-async function approvedMessage(db: Db, w: Awaited<ReturnType<typeof world>>, target: MessageDraft['target']): Promise<string> {
-  const messageId = randomUUID();
-  const campaignId = (await db.query<{ id: string }>(`INSERT INTO campaigns (account_id, app_id, name, created_by) VALUES ($1, $2, $3, $4) RETURNING id`, [w.accountId, w.appId, `C ${messageId}`, w.userId])).rows[0]!.id;
-  await db.query(
-    `INSERT INTO messages (id, account_id, app_id, campaign_id, name, type, origin, status, doc_name, created_by, owner_id, approved_version)
-     VALUES ($1, $2, $3, $4, $5, 'email', 'classic', 'Approved', $6, $7, $7, 1)`,
-    [messageId, w.accountId, w.appId, campaignId, `M ${messageId}`, `message/${w.appId}/${messageId}`, w.userId]);
-  const definition = emailDraft(target);
-  const submissionId = (await db.query<{ id: string }>(
-    `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256, submitted_by, outcome) VALUES ($1, 1, $2, '\\x00', '\\x00', 'x', $3, 'approved') RETURNING id`,
-    [messageId, definition, w.userId])).rows[0]!.id;
-  await db.query(`INSERT INTO message_versions (message_id, version, submission_id, definition, yjs_state, state_vector, sha256) VALUES ($1, 1, $2, $3, '\\x00', '\\x00', 'x')`, [messageId, submissionId, definition]);
-  return messageId;
-}
+const approvedMessage = (db: Db, w: Awaited<ReturnType<typeof world>>, target: MessageDraft['target']): Promise<string> => approvedMessageRow(db, w, emailDraft(target));
 
 async function play(db: Db, w: Awaited<ReturnType<typeof world>>, messageId: string) {
   await db.query(`UPDATE messages SET status = 'Processing' WHERE id = $1`, [messageId]);

@@ -6,79 +6,41 @@
  * every header, the FCM server checks the OAuth access token it issued (after verifying the RS256
  * assertion) and the v1 message.
  *
- * The servers run in a child process (this file with PUSH_BENCH_ROLE=server), so on the 2-core
- * machine the sender has a core of its own, as a worker sending to Apple or Google would. Each
- * client keeps one HTTP/2 session (the benchmark prints how many the server saw) with up to
- * BENCH_PUSH_STREAMS concurrent streams (default 1,000, APNs' usual limit), and the sender keeps
- * BENCH_PUSH_WINDOW sends in flight (default 2,000; the rest queue in the client for a stream).
- * Every notification has its own device token, title, body and data; payloads are built and sized
- * by the client as in production. Printed: notifications/s, p50/p99 of a send (queue time included),
- * and the outcomes (every one must be `sent`).
+ * The servers run in other processes (support-push.ts: BENCH_PUSH_SERVER_PROCESSES workers,
+ * default 2, serving the same ports and taking the connections in turn), as a provider's front
+ * ends are many machines; the sender is this one
+ * process, as a worker sending to Apple or Google would be. Each client opens HTTP/2 connections
+ * as it needs them (http2Endpoint.ts: another only when every open one has BENCH_PUSH_STREAMS
+ * streams in flight, default 1,000, APNs' usual limit; the benchmark prints how many the servers
+ * saw), and the sender keeps BENCH_PUSH_WINDOW sends in flight (default 2,000, so two connections;
+ * the rest would queue in the client for a stream). Every notification has its own device token,
+ * title, body and data; payloads are built and sized by the client as in production. Printed:
+ * notifications/s, p50/p99 of a send (queue time included), and the outcomes (every one must be
+ * `sent`).
  *
  * Calibration: the same run first measures bare node:http2 on this machine at this moment (a
- * minimal TLS HTTP/2 server in the child answering 200 to every stream, a minimal client with the
- * same window and a similar request), since the figures depend on what else the shared machine is
- * running; the clients' figures are read against that ceiling.
+ * minimal TLS HTTP/2 server answering 200 to every stream, node's own client on one session with
+ * the same window and a similar request), since the figures depend on what else the shared machine
+ * is running. Our clients do not use node's HTTP/2 client (push/http2/connection.ts says why), so
+ * they can pass that figure; it shows what node:http2 alone would allow here.
  *
  * CPU: after each part, the CPU time per request of the sender (this process) and of the servers
- * (the child), read from the kernel. On a machine whose cores are shared by both sides, their sum
- * bounds what any sender can reach: two cores carry at most 2,000,000 / (sender + server) µs
+ * (all their processes), read from the kernel. On a machine whose cores are shared by both sides,
+ * their sum bounds what any sender can reach: two cores carry at most 2,000,000 / (sender + server) µs
  * requests a second.
  */
-import { fork } from 'node:child_process';
-import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createApnsClient } from '../../api-server/src/features/delivery/push/apns.ts';
 import { createFcmClient } from '../../api-server/src/features/delivery/push/fcm.ts';
 import type { PushClient, PushNotification } from '../../api-server/src/features/delivery/push/notification.ts';
-import { startApnsServer } from '../../api-server/src/features/delivery/push/testing/apnsServer.ts';
-import { startFcmServer } from '../../api-server/src/features/delivery/push/testing/fcmServer.ts';
 import { loopbackPolicy } from '../../api-server/src/features/delivery/push/testing/keys.ts';
-import { loopbackCert } from '../../api-server/src/features/delivery/push/testing/tls.ts';
 import { fmt, percentile } from './support.ts';
+import { APNS, FCM, SERVER_PROCESSES, STREAMS, startPushServers } from './support-push.ts';
 
 const N = Number(process.env.BENCH_PUSH_N ?? 100_000);
-const STREAMS = Number(process.env.BENCH_PUSH_STREAMS ?? 1_000);
 const WINDOW = Number(process.env.BENCH_PUSH_WINDOW ?? 2_000);
-const APNS = { keyId: 'BENCHKEY01', teamId: 'BENCHTEAM1', bundleId: 'com.growthdeck.bench' };
-const FCM = { projectId: 'growthdeck-bench', clientEmail: 'bench@growthdeck-bench.iam.gserviceaccount.com' };
-
-interface ServerReady { type: 'ready'; apnsUrl: string; fcmUrl: string; tokenUri: string; bareUrl: string; ca: string }
-interface ServerStats { type: 'stats'; apns: { accepted: number; sessions: number; maxInFlight: number; verified: number }; fcm: { accepted: number; sessions: number; tokenRequests: number } }
-type ToServer = { type: 'keys'; apnsPublicPem: string; fcmPublicPem: string } | { type: 'stats' } | { type: 'stop' };
-
-function serve(): void {
-  const send = (m: ServerReady | ServerStats) => process.send?.(m);
-  let fixtures: { apns: Awaited<ReturnType<typeof startApnsServer>>; fcm: Awaited<ReturnType<typeof startFcmServer>> } | null = null;
-  process.on('message', (m: ToServer) => {
-    void (async () => {
-      if (m.type === 'keys') {
-        const tls = await loopbackCert();
-        const apns = await startApnsServer({ ...APNS, publicKey: createPublicKey(m.apnsPublicPem), maxConcurrentStreams: STREAMS, keepPayloads: false, tls });
-        const fcm = await startFcmServer({ ...FCM, publicKey: createPublicKey(m.fcmPublicPem), maxConcurrentStreams: STREAMS, keepMessages: false, tls });
-        fixtures = { apns, fcm };
-        // The calibration server: HTTP/2 over TLS answering 200 at once, nothing checked.
-        const bare = http2.createSecureServer({ key: tls.key, cert: tls.cert, settings: { maxConcurrentStreams: STREAMS } });
-        bare.on('stream', (stream) => {
-          stream.on('error', () => undefined);
-          stream.resume();
-          stream.on('end', () => stream.respond({ ':status': 200 }, { endStream: true }));
-        });
-        await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-        send({ type: 'ready', apnsUrl: apns.url, fcmUrl: fcm.url, tokenUri: fcm.tokenUri, bareUrl: `https://127.0.0.1:${(bare.address() as AddressInfo).port}`, ca: tls.cert });
-      } else if (m.type === 'stats' && fixtures) {
-        const { apns, fcm } = fixtures;
-        send({ type: 'stats', apns: { accepted: apns.accepted.length, sessions: apns.sessions, maxInFlight: apns.maxInFlight, verified: apns.verifiedTokens.size }, fcm: { accepted: fcm.accepted.length, sessions: fcm.sessions, tokenRequests: fcm.tokenRequests } });
-      } else if (m.type === 'stop') {
-        await Promise.all([fixtures?.apns.close(), fixtures?.fcm.close()]);
-        process.exit(0);
-      }
-    })();
-  });
-}
 
 function notification(i: number, token: string): PushNotification {
   return {
@@ -87,25 +49,30 @@ function notification(i: number, token: string): PushNotification {
   };
 }
 
-/** CPU time of this process and of the servers' child (Linux /proc), in microseconds. */
-function cpuMicros(childPid: number | undefined): { client: number; server: number } {
+/** CPU time of this process and of the servers' processes (Linux /proc), in microseconds. */
+function cpuMicros(serverPids: number[]): { client: number; server: number } {
   const own = process.cpuUsage();
-  let server = NaN;
-  try {
-    // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second).
-    const fields = readFileSync(`/proc/${childPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    server = (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch { /* not Linux: the server's share is not printed */ }
+  let server = 0;
+  for (const pid of serverPids) {
+    try {
+      // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      server += (Number(fields[11]) + Number(fields[12])) * 10_000;
+    } catch {
+      // Not Linux: the servers' share is not printed.
+      server = NaN;
+    }
+  }
   return { client: own.user + own.system, server };
 }
 
 /** Prints each side's CPU per request over `work`: what one core of either can carry, whatever the other needs. */
-async function withCpu<T>(childPid: number | undefined, requests: number, work: () => Promise<T>): Promise<T> {
-  const before = cpuMicros(childPid);
+async function withCpu<T>(serverPids: number[], requests: number, work: () => Promise<T>): Promise<T> {
+  const before = cpuMicros(serverPids);
   const started = performance.now();
   const result = await work();
   const ms = performance.now() - started;
-  const after = cpuMicros(childPid);
+  const after = cpuMicros(serverPids);
   const side = (us: number) => `${(us / requests).toFixed(1)} µs/request (${Math.round((us / 1000 / ms) * 100)}% of a core; one core carries ${Math.round(1e6 / (us / requests)).toLocaleString('en')}/s)`;
   console.log(`  CPU: sender ${side(after.client - before.client)}; servers ${side(after.server - before.server)}`);
   return result;
@@ -158,19 +125,13 @@ async function calibrate(url: string, ca: string, count: number): Promise<number
 async function main(): Promise<void> {
   const apnsKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const fcmKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, PUSH_BENCH_ROLE: 'server' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = <T>(m: ToServer, type: string) => new Promise<T>((resolve) => {
-    const on = (r: { type: string }) => { if (r.type === type) { child.off('message', on); resolve(r as T); } };
-    child.on('message', on);
-    child.send(m);
-  });
-  const ready = await ask<ServerReady>({ type: 'keys', apnsPublicPem: apnsKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(), fcmPublicPem: fcmKey.publicKey.export({ type: 'spki', format: 'pem' }).toString() }, 'ready');
+  const ready = await startPushServers({ apnsPublicPem: apnsKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(), fcmPublicPem: fcmKey.publicKey.export({ type: 'spki', format: 'pem' }).toString() });
   const policy = loopbackPolicy(ready.ca);
   const pem = (k: typeof apnsKey.privateKey) => k.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-  console.log(`push throughput: N=${N.toLocaleString('en')}, ${STREAMS} streams per session, ${WINDOW} sends in flight, servers in a child process (TLS + HTTP/2)`);
+  console.log(`push throughput: N=${N.toLocaleString('en')}, ${STREAMS} streams per connection, ${WINDOW} sends in flight, servers in ${SERVER_PROCESSES} process(es) sharing their ports (TLS + HTTP/2)`);
   const calibrationN = Math.max(10_000, Math.round(N / 5));
-  const ceiling = await withCpu(child.pid, calibrationN, () => calibrate(ready.bareUrl, ready.ca, calibrationN));
+  const ceiling = await withCpu(ready.pids, calibrationN, () => calibrate(ready.bareUrl, ready.ca, calibrationN));
   console.log(`calibration: bare node:http2 (TLS, one session, minimal server) = ${Math.round(ceiling).toLocaleString('en')} requests/s on this machine now`);
   const apnsTokens = Array.from({ length: N }, () => randomBytes(32).toString('hex'));
   const fcmTokens = Array.from({ length: N }, () => `bench-${randomBytes(60).toString('base64url')}`);
@@ -178,21 +139,20 @@ async function main(): Promise<void> {
   const apns = createApnsClient({ ...APNS, privateKeyPem: pem(apnsKey.privateKey), endpoint: ready.apnsUrl, policy, maxConcurrentStreams: STREAMS });
   // A short warm-up (the session, the provider token, the JIT) before the clock starts.
   await Promise.all(Array.from({ length: 200 }, () => apns.send(notification(0, randomBytes(32).toString('hex')))));
-  const a = await withCpu(child.pid, N, () => run('APNs (HTTP/2, ES256 provider token)', apns, apnsTokens));
+  const a = await withCpu(ready.pids, N, () => run('APNs (HTTP/2, ES256 provider token)', apns, apnsTokens));
   await apns.close();
 
   const fcm = createFcmClient({ ...FCM, privateKeyPem: pem(fcmKey.privateKey), tokenUri: ready.tokenUri, endpoint: ready.fcmUrl, policy, maxConcurrentStreams: STREAMS });
   await Promise.all(Array.from({ length: 200 }, () => fcm.send(notification(0, 'warm-up'))));
-  const f = await withCpu(child.pid, N, () => run('FCM v1 (HTTP/2, OAuth access token)', fcm, fcmTokens));
+  const f = await withCpu(ready.pids, N, () => run('FCM v1 (HTTP/2, OAuth access token)', fcm, fcmTokens));
   await fcm.close();
 
-  const stats = await ask<ServerStats>({ type: 'stats' }, 'stats');
-  console.log(`servers: APNs accepted ${stats.apns.accepted.toLocaleString('en')} on ${stats.apns.sessions} HTTP/2 session(s), at most ${stats.apns.maxInFlight} streams at once, ${stats.apns.verified} provider token(s) verified; FCM accepted ${stats.fcm.accepted.toLocaleString('en')} on ${stats.fcm.sessions} HTTP/2 session(s), ${stats.fcm.tokenRequests} token exchange(s)`);
-  child.send({ type: 'stop' });
+  const stats = await ready.stats();
+  console.log(`servers: APNs accepted ${stats.apns.accepted.toLocaleString('en')} on ${stats.apns.sessions} HTTP/2 connection(s), at most ${stats.apns.maxInFlight} streams at once on one server process, ${stats.apns.verified} provider token(s) verified; FCM accepted ${stats.fcm.accepted.toLocaleString('en')} on ${stats.fcm.sessions} HTTP/2 connection(s), ${stats.fcm.tokenRequests} token exchange(s)`);
+  ready.stop();
   const ok = (a.outcomes.sent ?? 0) === N && (f.outcomes.sent ?? 0) === N && stats.apns.accepted === N + 200 && stats.fcm.accepted === N + 200;
   console.log(`target ≥ 20,000 notifications/s: APNs ${a.rate >= 20_000 ? 'met' : 'NOT met'}, FCM ${f.rate >= 20_000 ? 'met' : 'NOT met'}; of the bare HTTP/2 ceiling: APNs ${Math.round((100 * a.rate) / ceiling)}%, FCM ${Math.round((100 * f.rate) / ceiling)}%${ok ? '' : '; NOT every notification was accepted'}`);
   if (!ok) process.exitCode = 1;
 }
 
-if (process.env.PUSH_BENCH_ROLE === 'server') serve();
-else await main();
+await main();

@@ -2,7 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { AUTH_COOKIES, CSRF_HEADER, endpoints } from '@gd/shared';
+import { randomUUID } from 'node:crypto';
+import { AUTH_COOKIES, BUILT_IN_ROLES, CSRF_HEADER, ROLE_GRANTS, endpoints, type MessageDraft } from '@gd/shared';
+import type { Queryable } from '../../api-server/src/db/pool.ts';
 import { ROOT } from '../support/env.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -24,6 +26,32 @@ export async function freshDatabase(prefix: string): Promise<{ url: string; drop
       await c.end();
     },
   };
+}
+
+/** An account with a client user and one iOS app, written straight to the tables; answers their ids. */
+export async function benchAccount(db: Queryable): Promise<{ accountId: string; userId: string; appId: string }> {
+  const one = async (sql: string, params: unknown[]) => (await db.query<{ id: string }>(sql, params)).rows[0]!.id;
+  const accountId = await one(`INSERT INTO accounts (name, plan) VALUES ('Bench', 'growth') RETURNING id`, []);
+  const roleId = await one(`INSERT INTO user_roles (account_id, name, built_in, user_type, grants) VALUES ($1, 'Client', 'client', $2, $3) RETURNING id`,
+    [accountId, BUILT_IN_ROLES.client.userType, [...ROLE_GRANTS.client]]);
+  const userId = await one(`INSERT INTO users (account_id, email, name, role_id) VALUES ($1, 'bench@example.com', 'Bench', $2) RETURNING id`, [accountId, roleId]);
+  const appId = await one(`INSERT INTO apps (account_id, name, os, app_key) VALUES ($1, 'Bench', 'iOS', $2) RETURNING id`, [accountId, `key-${randomUUID()}`]);
+  return { accountId, userId, appId };
+}
+
+/** An approved message of `definition` (its version 1) in its own campaign, ready to play; answers its id. */
+export async function approvedMessageRow(db: Queryable, w: { accountId: string; userId: string; appId: string }, definition: MessageDraft): Promise<string> {
+  const messageId = randomUUID();
+  const campaignId = (await db.query<{ id: string }>(`INSERT INTO campaigns (account_id, app_id, name, created_by) VALUES ($1, $2, $3, $4) RETURNING id`, [w.accountId, w.appId, `C ${messageId}`, w.userId])).rows[0]!.id;
+  await db.query(
+    `INSERT INTO messages (id, account_id, app_id, campaign_id, name, type, origin, status, doc_name, created_by, owner_id, approved_version)
+     VALUES ($1, $2, $3, $4, $5, $6, 'classic', 'Approved', $7, $8, $8, 1)`,
+    [messageId, w.accountId, w.appId, campaignId, `M ${messageId}`, definition.type, `message/${w.appId}/${messageId}`, w.userId]);
+  const submissionId = (await db.query<{ id: string }>(
+    `INSERT INTO message_submissions (message_id, number, definition, yjs_state, state_vector, sha256, submitted_by, outcome) VALUES ($1, 1, $2, '\\x00', '\\x00', 'x', $3, 'approved') RETURNING id`,
+    [messageId, definition, w.userId])).rows[0]!.id;
+  await db.query(`INSERT INTO message_versions (message_id, version, submission_id, definition, yjs_state, state_vector, sha256) VALUES ($1, 1, $2, $3, '\\x00', '\\x00', 'x')`, [messageId, submissionId, definition]);
+  return messageId;
 }
 
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {

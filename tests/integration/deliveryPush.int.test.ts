@@ -97,3 +97,34 @@ it('sends an approved push message through APNs and FCM, retires an unregistered
   expect(runs[0]?.counts).toEqual({ queued: 0, sent: 2, failed: 0, retired: 1, skipped: 0 });
   expect(runs[0]?.problems).toEqual([{ status: 'retired', reason: 'Unregistered', count: 1 }]);
 });
+
+it('has every notification of a batch in flight at once on the multiplexed connection, not twenty at a time like e-mail', async () => {
+  const owner = await registerAccount(api);
+  await owner.client.ok('updateApprovalPolicy', { required: 1, authorsMayApprove: true });
+  const { app } = await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Many phones', os: 'iOS' });
+  const appId = app.id;
+  expect(await savePushCredentials(api.db, api.deps.secret, appId, {
+    provider: 'apns', privateKeyPem: apnsKeys.privateKeyPem,
+    settings: { keyId: 'KEY0000001', teamId: 'TEAM000001', bundleId: 'com.example.shop', environment: 'sandbox', endpoint: apns.url },
+  })).toMatchObject({ ok: true });
+  const PHONES = 150;
+  const accountId = (await api.db.query<{ account_id: string }>('SELECT account_id FROM apps WHERE id = $1', [appId])).rows[0]!.account_id;
+  const people = (await api.db.query<{ id: string }>(`INSERT INTO people (app_id, id) SELECT $1, nextval('people_id_seq') FROM generate_series(1, $2::int) RETURNING id::text`, [appId, PHONES])).rows.map((r) => r.id);
+  await api.db.query(`INSERT INTO devices (app_id, device_key, person_id, push_token, push_enabled, os) SELECT $1, 'many-' || p, p, lpad(to_hex(p), 64, 'c'), true, 'iOS' FROM unnest($2::bigint[]) p`, [appId, people]);
+  const audienceId = (await api.db.query<{ id: string }>(`INSERT INTO audiences (account_id, app_id, name, status, source_type) VALUES ($1, $2, 'Many', 'ready', 'csv') RETURNING id`, [accountId, appId])).rows[0]!.id;
+  await api.db.query('INSERT INTO audience_members (app_id, audience_id, person_id) SELECT $1, $2, unnest($3::bigint[])', [appId, audienceId, people]);
+  const message = await approvedMessage(owner.client, world, { appId, type: 'push', name: 'Many', audienceId, content: { title: 'Many', message: 'At once', life: 3600 } });
+  // Each notification takes the server 300 ms: what is in flight together shows in the server's count.
+  apns.delayMs = 300;
+  const acceptedBefore = apns.accepted.length;
+  try {
+    await owner.client.ok('transitionMessage', { action: 'play' }, { appId, messageId: message.id });
+    delivery.wake();
+    await until(async () => (await statusOf(owner.client, appId, message)) === 'Finished', 'the message to finish', 30_000);
+  } finally {
+    apns.delayMs = 0;
+  }
+  expect(apns.accepted.length - acceptedBefore).toBe(PHONES);
+  // One batch (BATCH, 200) holds all 150: they were all on the connection together, far past e-mail's 20 lanes.
+  expect(apns.maxInFlight).toBeGreaterThanOrEqual(100);
+});

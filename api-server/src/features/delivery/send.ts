@@ -13,8 +13,8 @@
  *   marks of the sends that end together share one write: Recorder). A worker killed between a
  *   provider's acceptance and that mark leaves the row queued; when its lease expires it goes again
  *   with the same idempotency key, and the copy carries the same Message-ID (e-mail) or collapse id
- *   (push), which mailbox providers and devices show once. At most SENDS_IN_FLIGHT rows are in that
- *   state at any moment.
+ *   (push), which mailbox providers and devices show once. At most SENDS_IN_FLIGHT e-mails and
+ *   PUSH_SENDS_IN_FLIGHT notifications are in that state at any moment.
  * - Throughput: a process runs SENDERS senders side by side (sendWhileDue), so one leases its next
  *   batch while the other sends; e-mails are composed by mime.ts and go through the provider's
  *   SMTP pool (mailProviders/smtpPool.ts).
@@ -55,6 +55,14 @@ export const MAX_ATTEMPTS = 8;
 export const SEND_LEASE_SECONDS = 60;
 /** Sends in flight per batch (its lanes); SENDERS batches run side by side (sendWhileDue). */
 const SEND_CONCURRENCY = 20;
+/**
+ * Sends in flight per batch to APNs and FCM: all of its rows. They multiplex on HTTP/2 connections
+ * (http2Endpoint.ts spreads them over its connections' streams), so a send costs no connection of
+ * its own, and with the 20 lanes of e-mail a batch waited on its slowest twentieth: the pipeline
+ * carried 6,300-6,500 notifications a second on one worker, and 9,800-10,200 with every row of the
+ * batch in flight (docs/BENCHMARKS.md, delivery-push).
+ */
+const PUSH_CONCURRENCY = BATCH;
 /** How long a row over the frequency cap only with other workers' sends in flight waits before it is decided again. */
 const CAP_RECHECK_MS = 5_000;
 
@@ -423,7 +431,7 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
     }
     await applyRateLimits(deps, cache, toSend, outcomes, now);
     const granted = toSend.filter((t) => !outcomes.has(t.row.id));
-    await inParallel(granted, SEND_CONCURRENCY, async ({ row, run }) => {
+    const sendOne = async ({ row, run }: { row: OutboxRow; run: Run }) => {
       if (!lease.holds(row.id) || (!row.test && !(await cache.stillRunning(deps.db, row.message_id, run.standing)))) {
         // Recorded with the rest below: paused meanwhile, or the lease could not be kept.
         outcomes.set(row.id, { status: 'released' });
@@ -446,7 +454,13 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
       // with their Message-ID or collapse id. The lanes' records share their writes (Recorder).
       // Not recorded (the database unreachable): left leased, it goes again when the lease ends.
       if (await recorder.record(row, outcome)) lease.done(row.id);
-    });
+    };
+    // APNs and FCM multiplex hundreds of sends on one connection: all of a batch's at once. E-mail
+    // (the SMTP pool's connections) and web push (an HTTPS request each) go SEND_CONCURRENCY at a time.
+    const multiplexed: typeof granted = [];
+    const others: typeof granted = [];
+    for (const g of granted) (g.row.channel === 'push' && pushProviderOf(g.row.platform) !== 'web' ? multiplexed : others).push(g);
+    await Promise.all([inParallel(multiplexed, PUSH_CONCURRENCY, sendOne), inParallel(others, SEND_CONCURRENCY, sendOne)]);
   } finally {
     lease.stop();
     // The rest: skipped by the cap, deferred by a rate limit or another worker's send, released by a pause.
@@ -457,8 +471,10 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
 
 /** Senders of one process (sendWhileDue). */
 export const SENDERS = 2;
-/** The most sends one process has in flight: what a worker killed at the worst moment leaves accepted but unmarked. */
+/** The most e-mails (and web pushes) one process has in flight: what a worker killed at the worst moment leaves accepted but unmarked. */
 export const SENDS_IN_FLIGHT = SENDERS * SEND_CONCURRENCY;
+/** The same for APNs and FCM notifications (a copy sent again carries the same collapse id and apns-id: the device shows it once). */
+export const PUSH_SENDS_IN_FLIGHT = SENDERS * PUSH_CONCURRENCY;
 /** How soon a sender with nothing due looks again while rows are still being resolved. */
 const PENDING_RECHECK_MS = 25;
 

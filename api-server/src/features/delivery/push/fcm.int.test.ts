@@ -9,6 +9,7 @@ import { createFcmClient, type FcmClientOptions } from './fcm.ts';
 import { PUSH_MAX_CONNECTIONS } from './http2Endpoint.ts';
 import { startFcmServer, type FcmFixture } from './testing/fcmServer.ts';
 import { loopbackPolicy, serviceAccountKey } from './testing/keys.ts';
+import { loopbackCert } from './testing/tls.ts';
 
 const deviceToken = () => `fcm-${randomBytes(40).toString('base64url')}`;
 const key = serviceAccountKey();
@@ -106,6 +107,28 @@ describe('FCM v1 client', () => {
     const refused = server.refusedAssertions;
     expect(await wrong.send({ token: deviceToken(), title: 't' })).toEqual({ outcome: 'failed', reason: 'oauth_invalid_grant' });
     expect(server.refusedAssertions).toBe(refused + 1);
+  });
+
+  it('takes an access token issued by another server sharing its secret, and only then (the benchmark runs the server in two processes)', async () => {
+    const tokenSecret = randomBytes(32);
+    // One certificate for the three, so one policy trusts a's token endpoint and either message server.
+    const tls = await loopbackCert();
+    const a = await startFcmServer({ ...account, publicKey: key.publicKey, tokenSecret, tls });
+    const b = await startFcmServer({ ...account, publicKey: key.publicKey, tokenSecret, tls });
+    const other = await startFcmServer({ ...account, publicKey: key.publicKey, tls });
+    try {
+      // Tokens from a's token endpoint, messages to b: accepted without b ever issuing one.
+      const shared = client({ tokenUri: a.tokenUri, endpoint: b.url, policy: loopbackPolicy(b.ca) }, a);
+      expect((await shared.send({ token: deviceToken(), title: 't' })).outcome).toBe('sent');
+      expect(b.accepted).toHaveLength(1);
+      expect(b.tokenRequests).toBe(0);
+      // A server with its own secret refuses them: 401, one renewal (from a again), refused again: failed.
+      const foreign = client({ tokenUri: a.tokenUri, endpoint: other.url, policy: loopbackPolicy(other.ca) }, a);
+      expect(await foreign.send({ token: deviceToken(), title: 't' })).toMatchObject({ outcome: 'failed' });
+      expect(other.accepted).toHaveLength(0);
+    } finally {
+      await Promise.all([a.close(), b.close(), other.close()]);
+    }
   });
 
   it('retires UNREGISTERED and invalid tokens, retries 429/503/500 with retry-after, fails other 4xx', async () => {

@@ -12,8 +12,12 @@
  *   account's; the message checked (token, string data values, android.ttl "Ns", payload at most
  *   4000 bytes); failures on demand with FCM's real error bodies (404 UNREGISTERED, 400
  *   INVALID_ARGUMENT on the token, 429 QUOTA_EXCEEDED, 503 UNAVAILABLE, 500 INTERNAL).
+ *
+ * Access tokens carry their own expiry and generation, signed with `tokenSecret`, so several
+ * processes sharing one secret (the throughput benchmark runs the server in two, as Google's
+ * front ends are many) accept a token whichever of them issued it.
  */
-import { randomBytes, type KeyObject } from 'node:crypto';
+import { createHmac, randomBytes, type KeyObject } from 'node:crypto';
 import http2, { type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -57,6 +61,8 @@ export interface FcmServerOptions {
   clientEmail: string;
   /** The public half of the service account's key. */
   publicKey: KeyObject;
+  /** Signs the access tokens (default: random for this server); servers sharing it accept each other's tokens. */
+  tokenSecret?: Buffer;
   /** Lifetime of issued access tokens (default 3599 s, as Google). */
   accessTokenTtlSeconds?: number;
   maxConcurrentStreams?: number;
@@ -86,7 +92,21 @@ export interface FcmFixture {
 export async function startFcmServer(opts: FcmServerOptions): Promise<FcmFixture> {
   const now = opts.now ?? Date.now;
   const { key, cert } = opts.tls ?? await loopbackCert();
+  const secret = opts.tokenSecret ?? randomBytes(32);
+  const sign = (body: string) => createHmac('sha256', secret).update(body).digest('base64url');
+  // Revoking starts a new generation: tokens of an older one are refused.
+  let generation = 0;
+  // Tokens whose signature was checked, and when they expire (checking an HMAC per request would cost the benchmark).
   const issued = new Map<string, number>();
+  /** When a token this server (or one sharing its secret) issued expires, or undefined if it did not issue it or revoked it. */
+  const expiryOf = (token: string): number | undefined => {
+    const known = issued.get(token);
+    if (known !== undefined) return known;
+    const m = /^ya29\.(\d+)\.(\d+)\.([\w-]+)\.([\w-]+)$/.exec(token);
+    if (!m || Number(m[1]) !== generation || sign(`${m[1]}.${m[2]}.${m[3]}`) !== m[4]) return undefined;
+    issued.set(token, Number(m[2]));
+    return Number(m[2]);
+  };
   const tokenFailures = new Map<string, FcmFailure>();
   const nextFailures: FcmFailure[] = [];
   const sessionIds = new WeakMap<Http2Session, number>();
@@ -121,7 +141,10 @@ export async function startFcmServer(opts: FcmServerOptions): Promise<FcmFixture
     url: '', tokenUri: '', ca: cert, accepted: [], tokenRequests: 0, refusedAssertions: 0, sessions: 0,
     failToken: (t, f) => void tokenFailures.set(t, f),
     failNext: (n, f) => { for (let i = 0; i < n; i++) nextFailures.push(f); },
-    revokeAccessTokens: () => issued.clear(),
+    revokeAccessTokens: () => {
+      generation++;
+      issued.clear();
+    },
     close: async () => {
       for (const s of open) s.destroy();
       tokenServer.closeAllConnections();
@@ -156,14 +179,14 @@ export async function startFcmServer(opts: FcmServerOptions): Promise<FcmFixture
       return void reply(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
     }
     const ttl = opts.accessTokenTtlSeconds ?? 3599;
-    const accessToken = `ya29.${randomBytes(24).toString('base64url')}`;
-    issued.set(accessToken, now() + ttl * 1000);
+    const signed = `${generation}.${now() + ttl * 1000}.${randomBytes(12).toString('base64url')}`;
+    const accessToken = `ya29.${signed}.${sign(signed)}`;
     reply(200, { access_token: accessToken, expires_in: ttl, token_type: 'Bearer' });
   }
 
   function send(res: ServerHttp2Stream, headers: IncomingHttpHeaders, projectId: string, body: string): void {
     const bearer = /^Bearer (\S+)$/.exec(String(headers.authorization ?? ''))?.[1];
-    const expires = bearer ? issued.get(bearer) : undefined;
+    const expires = bearer ? expiryOf(bearer) : undefined;
     if (expires === undefined || expires <= now()) return json(res, 401, UNAUTHENTICATED);
     if (projectId !== opts.projectId) return json(res, 403, { error: { code: 403, message: 'Permission denied.', status: 'PERMISSION_DENIED' } });
     let message: Record<string, unknown>;
