@@ -6,7 +6,8 @@
  * the app's APNs client to the loopback APNs (support-push.ts: its own processes, verifying the
  * provider token and every header) and record each outcome on its row. Printed: notifications per
  * second from lease to recorded outcome, what the APNs servers accepted, and the rows' statuses
- * (every one must be `sent`). push-throughput.ts measures the clients alone.
+ * (every one must be `sent`), and the CPU each notification cost the sender, the APNs servers and
+ * the rest of the machine (Postgres, mostly). push-throughput.ts measures the clients alone.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -20,7 +21,7 @@ import { closePushClients, savePushCredentials } from '../../api-server/src/feat
 import { resolveNextPage, startLiveRun } from '../../api-server/src/features/delivery/resolve.ts';
 import { SenderCache, sendWhileDue } from '../../api-server/src/features/delivery/send.ts';
 import { netPolicy } from '../../api-server/src/net/index.ts';
-import { approvedMessageRow, benchAccount, freshDatabase } from './support.ts';
+import { approvedMessageRow, benchAccount, cpuSnapshot, freshDatabase } from './support.ts';
 import { APNS, startPushServers } from './support-push.ts';
 
 const PEOPLE = Number(process.env.BENCH_PUSH_PEOPLE ?? 50_000);
@@ -77,14 +78,19 @@ try {
   console.log(`sending ${rows.toLocaleString('en')} notifications through the pipeline…`);
   const before = (await servers.stats()).apns.accepted;
   const cache = new SenderCache();
+  const cpu0 = cpuSnapshot(servers.pids);
   const t0 = performance.now();
   await sendWhileDue(deps, cache, 'bench-sender');
   const seconds = (performance.now() - t0) / 1000;
+  const cpu1 = cpuSnapshot(servers.pids);
   cache.close();
   await closePushClients();
   const accepted = (await servers.stats()).apns.accepted - before;
   const statuses = (await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM message_outbox WHERE message_id = $1 GROUP BY status ORDER BY status', [messageId])).rows;
   console.log(`push through the pipeline: ${accepted.toLocaleString('en')} notifications accepted by APNs in ${seconds.toFixed(2)} s = ${Math.round(accepted / seconds).toLocaleString('en')} notifications/s from one worker (target >= 20,000/s); rows ${statuses.map((s) => `${s.status} ${Number(s.n).toLocaleString('en')}`).join(', ')}`);
+  const per = (us: number) => `${(us / accepted).toFixed(0)} µs`;
+  const sender = cpu1.self - cpu0.self, apns = cpu1.pids - cpu0.pids, machine = cpu1.machine - cpu0.machine;
+  console.log(`  CPU per notification: sender ${per(sender)}, APNs servers ${per(apns)}, the rest of the machine (Postgres) ${per(machine - sender - apns)}; all ${per(machine)}: two cores carry at most ${Math.round(2e6 / (machine / accepted)).toLocaleString('en')}/s`);
   if (accepted !== rows || statuses.length !== 1 || statuses[0]?.status !== 'sent') process.exitCode = 1;
 } finally {
   await db.end();

@@ -30,13 +30,12 @@
  * requests a second.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { createApnsClient } from '../../api-server/src/features/delivery/push/apns.ts';
 import { createFcmClient } from '../../api-server/src/features/delivery/push/fcm.ts';
 import type { PushClient, PushNotification } from '../../api-server/src/features/delivery/push/notification.ts';
 import { loopbackPolicy } from '../../api-server/src/features/delivery/push/testing/keys.ts';
-import { fmt, percentile } from './support.ts';
+import { cpuSnapshot, fmt, percentile } from './support.ts';
 import { APNS, FCM, SERVER_PROCESSES, STREAMS, startPushServers } from './support-push.ts';
 
 const N = Number(process.env.BENCH_PUSH_N ?? 100_000);
@@ -49,32 +48,15 @@ function notification(i: number, token: string): PushNotification {
   };
 }
 
-/** CPU time of this process and of the servers' processes (Linux /proc), in microseconds. */
-function cpuMicros(serverPids: number[]): { client: number; server: number } {
-  const own = process.cpuUsage();
-  let server = 0;
-  for (const pid of serverPids) {
-    try {
-      // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      server += (Number(fields[11]) + Number(fields[12])) * 10_000;
-    } catch {
-      // Not Linux: the servers' share is not printed.
-      server = NaN;
-    }
-  }
-  return { client: own.user + own.system, server };
-}
-
 /** Prints each side's CPU per request over `work`: what one core of either can carry, whatever the other needs. */
 async function withCpu<T>(serverPids: number[], requests: number, work: () => Promise<T>): Promise<T> {
-  const before = cpuMicros(serverPids);
+  const before = cpuSnapshot(serverPids);
   const started = performance.now();
   const result = await work();
   const ms = performance.now() - started;
-  const after = cpuMicros(serverPids);
+  const after = cpuSnapshot(serverPids);
   const side = (us: number) => `${(us / requests).toFixed(1)} µs/request (${Math.round((us / 1000 / ms) * 100)}% of a core; one core carries ${Math.round(1e6 / (us / requests)).toLocaleString('en')}/s)`;
-  console.log(`  CPU: sender ${side(after.client - before.client)}; servers ${side(after.server - before.server)}`);
+  console.log(`  CPU: sender ${side(after.self - before.self)}; servers ${side(after.pids - before.pids)}`);
   return result;
 }
 

@@ -1,5 +1,6 @@
 /** Shared pieces of the benchmark scripts: a fresh database and the real server in a child process. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
@@ -52,6 +53,28 @@ export async function approvedMessageRow(db: Queryable, w: { accountId: string; 
     [messageId, definition, w.userId])).rows[0]!.id;
   await db.query(`INSERT INTO message_versions (message_id, version, submission_id, definition, yjs_state, state_vector, sha256) VALUES ($1, 1, $2, $3, '\\x00', '\\x00', 'x')`, [messageId, submissionId, definition]);
   return messageId;
+}
+
+/**
+ * CPU time so far, in microseconds (Linux /proc; NaN elsewhere): this process, the processes
+ * `pids` (summed), and the whole machine (every core's busy time), so a benchmark can say what each
+ * side and everything else (Postgres) cost per operation.
+ */
+export function cpuSnapshot(pids: readonly number[] = []): { self: number; pids: number; machine: number } {
+  const own = process.cpuUsage();
+  const ticks = (fields: string[], from: number, to: number) => fields.slice(from, to).reduce((n, f) => n + Number(f), 0) * 10_000;
+  let others = 0;
+  let machine = NaN;
+  try {
+    // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second).
+    for (const pid of pids) others += ticks(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [], 11, 13);
+    // /proc/stat "cpu user nice system idle iowait irq softirq steal": busy = all but idle and iowait.
+    const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
+    machine = ticks(cpu, 1, 4) + ticks(cpu, 6, 9);
+  } catch {
+    others = NaN;
+  }
+  return { self: own.user + own.system, pids: others, machine };
 }
 
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<{ base: string; child: ChildProcess; stop: () => Promise<void> }> {

@@ -3,7 +3,7 @@
  * protocol's corners the push clients rely on, and against a raw TCP peer writing frames by hand
  * for the violations no real server commits on purpose.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import http2, { type Http2Session, type SecureServerOptions, type ServerHttp2Stream } from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -284,6 +284,19 @@ describe('HTTP/2 client against a peer that breaks the protocol', () => {
       });
     });
   }
+
+  it('keeps the provider token indexed while every request carries its own collapse id', async () => {
+    const peer = await rawPeer((id, write) => write(FRAME.HEADERS, 5, id, Buffer.from([0x88])));
+    const token = `bearer ${'t'.repeat(200)}`;
+    for (let i = 0; i < 120; i++) {
+      await new Promise((resolve, reject) => peer.connection.request([[':path', `/3/device/${i}`], ['authorization', token], ['apns-collapse-id', randomUUID()], ['apns-topic', 'com.example']], Buffer.from('{}'), { resolve, reject }));
+    }
+    const blocks = peer.received.filter((f) => f.type === FRAME.HEADERS).map((f) => f.payload.length);
+    expect(blocks).toHaveLength(120);
+    // The first block carries the token; the others refer to it (one octet) and carry their collapse id as a literal.
+    expect(blocks[0]).toBeGreaterThan(200);
+    expect(Math.max(...blocks.slice(1))).toBeLessThan(100);
+  });
 
   it('reads answers whose header blocks use the dynamic table, Huffman strings and CONTINUATION', async () => {
     let answered = 0;

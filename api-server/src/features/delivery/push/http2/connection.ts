@@ -49,8 +49,12 @@ const CONNECTION_WINDOW = 1 << 24;
 /** Frames we accept: the protocol's default SETTINGS_MAX_FRAME_SIZE, which we do not raise. */
 const OUR_MAX_FRAME = 16_384;
 
-/** Headers a request sends again and again with the same value: worth a dynamic table entry each. */
-const REPEATED = [':authority', 'authorization', 'apns-topic', 'apns-push-type', 'apns-priority', 'content-type', 'apns-collapse-id'];
+/**
+ * Headers a request sends again and again with the same value: worth a dynamic table entry each.
+ * Not apns-collapse-id or apns-id: the pipeline gives every notification its own, and an entry per
+ * request would push the provider token out of the table within a few dozen requests.
+ */
+const REPEATED = [':authority', 'authorization', 'apns-topic', 'apns-push-type', 'apns-priority', 'content-type'];
 
 export class Http2ProtocolError extends Error {
   override name = 'Http2ProtocolError';
