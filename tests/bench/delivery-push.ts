@@ -7,7 +7,9 @@
  * provider token and every header) and record each outcome on its row. Printed: notifications per
  * second from lease to recorded outcome, what the APNs servers accepted, and the rows' statuses
  * (every one must be `sent`), and the CPU each notification cost the sender, the APNs servers and
- * the rest of the machine (Postgres, mostly). push-throughput.ts measures the clients alone.
+ * the rest of the machine (Postgres, mostly). BENCH_PUSH_APNS_DELAY_MS makes the servers answer
+ * each notification after that long, as a provider across the internet would.
+ * push-throughput.ts measures the clients alone.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -22,7 +24,7 @@ import { resolveNextPage, startLiveRun } from '../../api-server/src/features/del
 import { SenderCache, sendWhileDue } from '../../api-server/src/features/delivery/send.ts';
 import { netPolicy } from '../../api-server/src/net/index.ts';
 import { approvedMessageRow, benchAccount, cpuSnapshot, freshDatabase } from './support.ts';
-import { APNS, startPushServers } from './support-push.ts';
+import { APNS, APNS_DELAY_MS, startPushServers } from './support-push.ts';
 
 const PEOPLE = Number(process.env.BENCH_PUSH_PEOPLE ?? 50_000);
 const SECRET = 'bench-delivery-push-secret-0123456789';
@@ -75,7 +77,7 @@ try {
   await db.query('CHECKPOINT');
 
   // No warm-up: the first batch opens the connection and signs the provider token, as a worker's would.
-  console.log(`sending ${rows.toLocaleString('en')} notifications through the pipeline…`);
+  console.log(`sending ${rows.toLocaleString('en')} notifications through the pipeline${APNS_DELAY_MS ? `, APNs answering each after ${APNS_DELAY_MS} ms` : ''}…`);
   const before = (await servers.stats()).apns.accepted;
   const cache = new SenderCache();
   const cpu0 = cpuSnapshot(servers.pids);

@@ -19,6 +19,8 @@ import { startFcmServer } from '../../api-server/src/features/delivery/push/test
 import { loopbackCert, type LoopbackCert } from '../../api-server/src/features/delivery/push/testing/tls.ts';
 
 export const STREAMS = Number(process.env.BENCH_PUSH_STREAMS ?? 1_000);
+/** How long the APNs servers hold each notification before answering (BENCH_PUSH_APNS_DELAY_MS, default 0). */
+export const APNS_DELAY_MS = Number(process.env.BENCH_PUSH_APNS_DELAY_MS ?? 0);
 export const APNS = { keyId: 'BENCHKEY01', teamId: 'BENCHTEAM1', bundleId: 'com.growthdeck.bench' };
 export const FCM = { projectId: 'growthdeck-bench', clientEmail: 'bench@growthdeck-bench.iam.gserviceaccount.com' };
 
@@ -70,6 +72,8 @@ function serveWorker(): void {
     void (async () => {
       if (m.type === 'start') {
         const apns = await startApnsServer({ ...APNS, publicKey: createPublicKey(m.apnsPublicPem), maxConcurrentStreams: STREAMS, keepPayloads: false, tls: m.tls });
+        // A provider's round trip, as from a worker to Apple (default none: loopback).
+        apns.delayMs = APNS_DELAY_MS;
         const fcm = await startFcmServer({ ...FCM, publicKey: createPublicKey(m.fcmPublicPem), maxConcurrentStreams: STREAMS, keepMessages: false, tls: m.tls, tokenSecret: Buffer.from(m.tokenSecret, 'hex') });
         fixtures = { apns, fcm };
         // The calibration server: HTTP/2 over TLS answering 200 at once, nothing checked.

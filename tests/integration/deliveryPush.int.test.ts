@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DeliveryRun } from '@gd/shared';
 import { registerAccount, type TestApi } from '../../api-server/src/testing/harness.ts';
 import { startDelivery, type Delivery } from '../../api-server/src/features/delivery/pipeline.ts';
+import { BATCH, PUSH_SENDS_IN_FLIGHT, SENDERS } from '../../api-server/src/features/delivery/send.ts';
 import { closePushClients, fcmCredentialsFromServiceAccount, savePushCredentials } from '../../api-server/src/features/delivery/push/credentials.ts';
 import { APNS_FAILURES, startApnsServer, type ApnsFixture } from '../../api-server/src/features/delivery/push/testing/apnsServer.ts';
 import { startFcmServer, type FcmFixture } from '../../api-server/src/features/delivery/push/testing/fcmServer.ts';
@@ -98,33 +99,54 @@ it('sends an approved push message through APNs and FCM, retires an unregistered
   expect(runs[0]?.problems).toEqual([{ status: 'retired', reason: 'Unregistered', count: 1 }]);
 });
 
-it('has every notification of a batch in flight at once on the multiplexed connection, not twenty at a time like e-mail', async () => {
-  const owner = await registerAccount(api);
-  await owner.client.ok('updateApprovalPolicy', { required: 1, authorsMayApprove: true });
-  const { app } = await owner.client.ok<{ app: { id: string } }>('createApp', { name: 'Many phones', os: 'iOS' });
+/** An app with APNs credentials and `phones` people with an iPhone each, in an audience; answers their ids. */
+async function phones(owner: Awaited<ReturnType<typeof registerAccount>>, name: string, count: number) {
+  const { app } = await owner.client.ok<{ app: { id: string } }>('createApp', { name, os: 'iOS' });
   const appId = app.id;
   expect(await savePushCredentials(api.db, api.deps.secret, appId, {
     provider: 'apns', privateKeyPem: apnsKeys.privateKeyPem,
     settings: { keyId: 'KEY0000001', teamId: 'TEAM000001', bundleId: 'com.example.shop', environment: 'sandbox', endpoint: apns.url },
   })).toMatchObject({ ok: true });
-  const PHONES = 150;
   const accountId = (await api.db.query<{ account_id: string }>('SELECT account_id FROM apps WHERE id = $1', [appId])).rows[0]!.account_id;
-  const people = (await api.db.query<{ id: string }>(`INSERT INTO people (app_id, id) SELECT $1, nextval('people_id_seq') FROM generate_series(1, $2::int) RETURNING id::text`, [appId, PHONES])).rows.map((r) => r.id);
+  const people = (await api.db.query<{ id: string }>(`INSERT INTO people (app_id, id) SELECT $1, nextval('people_id_seq') FROM generate_series(1, $2::int) RETURNING id::text`, [appId, count])).rows.map((r) => r.id);
   await api.db.query(`INSERT INTO devices (app_id, device_key, person_id, push_token, push_enabled, os) SELECT $1, 'many-' || p, p, lpad(to_hex(p), 64, 'c'), true, 'iOS' FROM unnest($2::bigint[]) p`, [appId, people]);
-  const audienceId = (await api.db.query<{ id: string }>(`INSERT INTO audiences (account_id, app_id, name, status, source_type) VALUES ($1, $2, 'Many', 'ready', 'csv') RETURNING id`, [accountId, appId])).rows[0]!.id;
+  const audienceId = (await api.db.query<{ id: string }>(`INSERT INTO audiences (account_id, app_id, name, status, source_type) VALUES ($1, $2, $3, 'ready', 'csv') RETURNING id`, [accountId, appId, name])).rows[0]!.id;
   await api.db.query('INSERT INTO audience_members (app_id, audience_id, person_id) SELECT $1, $2, unnest($3::bigint[])', [appId, audienceId, people]);
-  const message = await approvedMessage(owner.client, world, { appId, type: 'push', name: 'Many', audienceId, content: { title: 'Many', message: 'At once', life: 3600 } });
-  // Each notification takes the server 300 ms: what is in flight together shows in the server's count.
-  apns.delayMs = 300;
+  return { appId, audienceId };
+}
+
+/** Plays a push message to the audience with APNs taking `delayMs` per notification; answers the most notifications the server held at once. */
+async function sendSlowly(owner: Awaited<ReturnType<typeof registerAccount>>, appId: string, audienceId: string, count: number, delayMs: number): Promise<number> {
+  const message = await approvedMessage(owner.client, world, { appId, type: 'push', name: `Slow ${randomUUID()}`, audienceId, content: { title: 'Many', message: 'At once', life: 3600 } });
+  apns.delayMs = delayMs;
+  apns.maxInFlight = 0;
   const acceptedBefore = apns.accepted.length;
   try {
     await owner.client.ok('transitionMessage', { action: 'play' }, { appId, messageId: message.id });
     delivery.wake();
-    await until(async () => (await statusOf(owner.client, appId, message)) === 'Finished', 'the message to finish', 30_000);
+    await until(async () => (await statusOf(owner.client, appId, message)) === 'Finished', 'the message to finish', 60_000);
   } finally {
     apns.delayMs = 0;
   }
-  expect(apns.accepted.length - acceptedBefore).toBe(PHONES);
+  expect(apns.accepted.length - acceptedBefore).toBe(count);
+  return apns.maxInFlight;
+}
+
+it('has every notification of a batch in flight at once on the multiplexed connection, not twenty at a time like e-mail', async () => {
+  const owner = await registerAccount(api);
+  await owner.client.ok('updateApprovalPolicy', { required: 1, authorsMayApprove: true });
+  const { appId, audienceId } = await phones(owner, 'Many phones', 150);
+  // Each notification takes the server 300 ms: what is in flight together shows in the server's count.
   // One batch (BATCH, 200) holds all 150: they were all on the connection together, far past e-mail's 20 lanes.
-  expect(apns.maxInFlight).toBeGreaterThanOrEqual(100);
+  expect(await sendSlowly(owner, appId, audienceId, 150, 300)).toBeGreaterThanOrEqual(100);
+});
+
+it('adds push-only senders while a large push send is under way, so more is in flight than the two senders\' batches', async () => {
+  const owner = await registerAccount(api);
+  await owner.client.ok('updateApprovalPolicy', { required: 1, authorsMayApprove: true });
+  const { appId, audienceId } = await phones(owner, 'More phones', 1_000);
+  // SENDERS batches of 200 hold 400; with the PUSH_SENDERS beside them, (2 + 3) x 200.
+  const most = await sendSlowly(owner, appId, audienceId, 1_000, 300);
+  expect(most).toBeGreaterThan(SENDERS * BATCH);
+  expect(most).toBeLessThanOrEqual(PUSH_SENDS_IN_FLIGHT);
 });

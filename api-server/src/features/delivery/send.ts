@@ -88,7 +88,7 @@ export interface OutboxRow {
  * each running run's due rows in order through its own index range (migration 029), the earliest
  * `limit` of them all.
  */
-export async function leaseDue(db: Queryable, workerId: string, limit: number, now: Date, leaseSeconds = SEND_LEASE_SECONDS, appIds: readonly string[] | null = null): Promise<OutboxRow[]> {
+export async function leaseDue(db: Queryable, workerId: string, limit: number, now: Date, leaseSeconds = SEND_LEASE_SECONDS, appIds: readonly string[] | null = null, channel: 'push' | null = null): Promise<OutboxRow[]> {
   const { rows } = await db.query<OutboxRow>(
     `WITH running AS (
        SELECT s.id FROM message_sends s JOIN messages m ON m.id = s.message_id
@@ -97,7 +97,7 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
      ), picked AS (
        SELECT x.id FROM running r CROSS JOIN LATERAL (
          SELECT o.id, o.run_at FROM message_outbox o
-          WHERE o.send_id = r.id AND o.status = 'queued' AND o.channel <> 'inApp' AND o.run_at <= $3
+          WHERE o.send_id = r.id AND o.status = 'queued' AND o.channel <> 'inApp' AND o.run_at <= $3 AND ($8::text IS NULL OR o.channel = $8::text)
             AND (o.locked_until IS NULL OR o.locked_until < $3)
           ORDER BY o.run_at, o.id LIMIT $2 FOR UPDATE SKIP LOCKED) x
        ORDER BY x.run_at, x.id LIMIT $2
@@ -106,7 +106,7 @@ export async function leaseDue(db: Queryable, workerId: string, limit: number, n
       WHERE o.id IN (SELECT id FROM picked)
       RETURNING o.id::text, o.send_id, o.app_id, o.message_id, o.person_id::text, o.channel, o.address, o.platform, o.variant_id, o.language,
                 o.time_zone, o.test, o.idempotency_key, o.attempts`,
-    [workerId, limit, now, leaseSeconds, DELIVERING_STATUSES, STANDING_STATUSES, appIds]);
+    [workerId, limit, now, leaseSeconds, DELIVERING_STATUSES, STANDING_STATUSES, appIds, channel]);
   return rows;
 }
 
@@ -380,11 +380,15 @@ async function applyRateLimits(deps: SenderDeps, cache: SenderCache, toSend: rea
  * retired, skipped, or retried later); 0 when nothing was due or all it leased had to wait (a
  * spent rate limit), so the loop sleeps instead of leasing the same waiting rows again.
  */
-export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerId: string, opts: { batch?: number; now?: () => Date; leaseSeconds?: number; appIds?: readonly string[] } = {}): Promise<number> {
+export async function sendDueBatch(
+  deps: SenderDeps, cache: SenderCache, workerId: string,
+  opts: { batch?: number; now?: () => Date; leaseSeconds?: number; appIds?: readonly string[]; channel?: 'push'; onLeased?: (rows: readonly OutboxRow[]) => void } = {},
+): Promise<number> {
   const clock = opts.now ?? (() => new Date());
   const leaseSeconds = opts.leaseSeconds ?? SEND_LEASE_SECONDS;
   // `appIds`: tests only (files sharing a database leave each other's rows alone); null: every app.
-  const rows = await leaseDue(deps.db, workerId, opts.batch ?? BATCH, clock(), leaseSeconds, opts.appIds ?? null);
+  const rows = await leaseDue(deps.db, workerId, opts.batch ?? BATCH, clock(), leaseSeconds, opts.appIds ?? null, opts.channel ?? null);
+  opts.onLeased?.(rows);
   if (rows.length === 0) return 0;
   const lease = new BatchLease(deps.db, workerId, rows.map((r) => r.id), leaseSeconds, clock, deps.log);
   const outcomes = new Map<string, Outcome>();
@@ -459,7 +463,7 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
     // (the SMTP pool's connections) and web push (an HTTPS request each) go SEND_CONCURRENCY at a time.
     const multiplexed: typeof granted = [];
     const others: typeof granted = [];
-    for (const g of granted) (g.row.channel === 'push' && pushProviderOf(g.row.platform) !== 'web' ? multiplexed : others).push(g);
+    for (const g of granted) (multiplexes(g.row) ? multiplexed : others).push(g);
     await Promise.all([inParallel(multiplexed, PUSH_CONCURRENCY, sendOne), inParallel(others, SEND_CONCURRENCY, sendOne)]);
   } finally {
     lease.stop();
@@ -469,12 +473,29 @@ export async function sendDueBatch(deps: SenderDeps, cache: SenderCache, workerI
   return [...outcomes.values()].filter((o) => o.status !== 'deferred' && o.status !== 'released').length;
 }
 
+/** Whether a row goes to APNs or FCM, whose sends multiplex on HTTP/2 (web push does not). */
+const multiplexes = (row: OutboxRow) => row.channel === 'push' && pushProviderOf(row.platform) !== 'web';
+
 /** Senders of one process (sendWhileDue). */
 export const SENDERS = 2;
+/**
+ * Senders that lease push rows only, started beside the SENDERS while a push send is under way
+ * (sendWhileDue). A worker's push throughput is at most what it has in flight divided by the
+ * provider's round trip: the SENDERS' 400 notifications with APNs answering after 50 ms carried
+ * 4,000-4,600 a second, and 3,100 at 100 ms (docs/BENCHMARKS.md, delivery-push with
+ * BENCH_PUSH_APNS_DELAY_MS). Three more (1,000 in flight) carried 8,200-8,400 and 6,600, and
+ * cost nothing on loopback (9,400-9,800 against 9,700-10,200); six cost 15% there (more streams
+ * and leases for the same work). They lease push rows only, so e-mail keeps its SENDS_IN_FLIGHT.
+ */
+export const PUSH_SENDERS = 3;
 /** The most e-mails (and web pushes) one process has in flight: what a worker killed at the worst moment leaves accepted but unmarked. */
 export const SENDS_IN_FLIGHT = SENDERS * SEND_CONCURRENCY;
-/** The same for APNs and FCM notifications (a copy sent again carries the same collapse id and apns-id: the device shows it once). */
-export const PUSH_SENDS_IN_FLIGHT = SENDERS * PUSH_CONCURRENCY;
+/**
+ * The most APNs and FCM notifications one process has in flight, the same bound for them (a copy
+ * sent again carries the same collapse id and apns-id: the device shows it once). The provider's
+ * stream limits may hold it lower (PUSH_MAX_CONNECTIONS connections of its streams each).
+ */
+export const PUSH_SENDS_IN_FLIGHT = (SENDERS + PUSH_SENDERS) * PUSH_CONCURRENCY;
 /** How soon a sender with nothing due looks again while rows are still being resolved. */
 const PENDING_RECHECK_MS = 25;
 
@@ -483,7 +504,9 @@ const PENDING_RECHECK_MS = 25;
  * batches under its own id (`<workerId>/<n>`, so the caps see each other's rows as another
  * worker's). While one sender leases and prepares its next batch (its lease, people and caps
  * queries: about 25 ms for 200 rows), the other's lanes keep sending, so the provider's
- * connections do not wait for the database between batches.
+ * connections do not wait for the database between batches. When a sender leases a full batch
+ * with APNs or FCM rows in it, PUSH_SENDERS more (`<workerId>/p<n>`) lease push rows beside them
+ * until none is due.
  *
  * Each sender goes on until nothing is due or it has sent `maxBatches`; while `pending()` (a run
  * still being resolved into the outbox) it looks again shortly instead of stopping, so the rows of
@@ -494,19 +517,30 @@ export async function sendWhileDue(
   opts: { maxBatches?: number; pending?: () => boolean; stopped?: () => boolean; batch?: Parameters<typeof sendDueBatch>[3] } = {},
 ): Promise<number> {
   const maxBatches = opts.maxBatches ?? Number.POSITIVE_INFINITY;
+  const batchSize = opts.batch?.batch ?? BATCH;
   let handled = 0;
-  const sender = async (id: string) => {
+  const helpers: Promise<void>[] = [];
+  let helping = 0;
+  const sender = async (id: string, channel?: 'push') => {
+    const batchOpts = { ...opts.batch, ...(channel ? { channel } : {}), onLeased: (rows: readonly OutboxRow[]) => {
+      if (channel || helping > 0 || rows.length < batchSize || !rows.some(multiplexes)) return;
+      helping = PUSH_SENDERS;
+      for (let i = 0; i < PUSH_SENDERS; i++) helpers.push(sender(`${workerId}/p${i}`, 'push').finally(() => { helping--; }));
+    } };
     for (let batches = 0; batches < maxBatches && !opts.stopped?.();) {
-      const n = await sendDueBatch(deps, cache, id, opts.batch);
+      const n = await sendDueBatch(deps, cache, id, batchOpts);
       handled += n;
       if (n > 0) {
         batches++;
         continue;
       }
-      if (!opts.pending?.()) return;
+      // The push senders stop when no push row is due; the next full push batch starts them again.
+      if (channel || !opts.pending?.()) return;
       await new Promise((resolve) => setTimeout(resolve, PENDING_RECHECK_MS));
     }
   };
   await together(Array.from({ length: SENDERS }, (_, i) => sender(`${workerId}/${i}`)));
+  // Helpers started late in the general senders' last batches are waited for too (none outlives the tick).
+  while (helpers.length > 0) await together(helpers.splice(0));
   return handled;
 }
