@@ -4,7 +4,9 @@
  *   the other instance, and every edit (those the dead one had, those made while it was down) ends
  *   on both screens and in the database;
  * - one instance loses Redis (connections reset, refused for a while) while people edit on both:
- *   after Redis is back, both screens converge and everything is stored.
+ *   after Redis is back, both screens converge and everything is stored; also when its subscriber
+ *   connection comes back well after its publisher (the answers to its queued announcements went
+ *   to nobody).
  */
 import { Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
@@ -88,4 +90,36 @@ it('heals after an instance loses Redis while people edit on both', async () => 
   expect(logged.filter((l) => l.msg.startsWith('lost Redis')).length).toBeGreaterThanOrEqual(1);
   expect(logged.filter((l) => l.msg.startsWith('lost Redis')).length).toBeLessThanOrEqual(2); // one per connection: publish, subscribe
   expect(logged.some((l) => l.msg === 'Redis is back')).toBe(true);
+});
+
+it('heals when its subscription comes back after its publishes were answered to nobody', async () => {
+  const name = await fx.newJourneyDoc();
+  const upstream = new URL(REDIS_URL);
+  const redisLink = await proxy({ host: upstream.hostname, port: Number(upstream.port || 6379) });
+  const prefix = redisPrefix();
+  const one = await scene.server({ redis: { url: `redis://127.0.0.1:${redisLink.port}`, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
+  const two = await scene.server({ redis: { url: REDIS_URL, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
+  const [a, b] = [open(one.url, name), open(two.url, name)];
+  await waitFor(() => synced(a) && synced(b), 'synced');
+  meta(a)!.set('before', 1);
+  await waitFor(() => meta(b)!.get('before') === 1, 'crossed Redis');
+
+  redisLink.cut();
+  for (let i = 0; i < 5; i += 1) {
+    meta(a)!.set(`splitA${i}`, i);
+    meta(b)!.set(`splitB${i}`, i);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  // When instance one reconnects, its subscriber's SUBSCRIBE reaches Redis 1.5 s late: by then its
+  // publisher has sent the queued announcements, and instance two's answers went to nobody.
+  redisLink.holdFrom('SUBSCRIBE', 1_500);
+  redisLink.heal();
+
+  // Nobody types again: the two sides still meet, once the subscription is back.
+  await waitFor(() => isDeepStrictEqual(meta(a)!.toJSON(), meta(b)!.toJSON()) && meta(a)!.has('splitB4') && meta(b)!.has('splitA4'), 'converged after the subscription is back', 15_000);
+  const expected = meta(a)!.toJSON();
+  a.destroy();
+  b.destroy();
+  await waitFor(async () => isDeepStrictEqual(await stored(name), expected), 'everything stored', 30_000);
 });

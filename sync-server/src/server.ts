@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Redis } from '@hocuspocus/extension-redis';
 import { Redis as IORedis } from 'ioredis';
-import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import { Hocuspocus, type Extension, type onChangePayload } from '@hocuspocus/server';
 import { pino, type Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { accessHooks } from './access.ts';
@@ -47,12 +47,22 @@ export interface SyncServer {
 
 /**
  * The Redis extension's two connections (publish, subscribe). ioredis reconnects by itself and
- * queues commands while down, so a Redis restart heals without losing a publish
+ * queues commands while down, so a Redis restart loses none of our publishes
  * (redisFaults.sync.test.ts); what it lacks is an error listener, without which every failed
  * reconnect is printed to stderr as "Unhandled error event". We log the first error of an outage
  * as a warning and the recovery as info.
+ *
+ * What a reconnect cannot bring back is what the other instances published while our subscription
+ * was down: their edits of that time, and their answers to the announcements we had queued (an
+ * instance learns a peer's edits by announcing its state vector and reading the peer's answer).
+ * Our two connections come back one after the other, in either order; when the publishing one
+ * came back first, its queued announcements were answered into a channel nobody here heard, and
+ * the two sides would stay apart until someone typed again. So each connection that comes back
+ * calls `recovered` once Redis has handled what it sends first on reconnecting (for the
+ * subscriber, its SUBSCRIBE: the PING below is answered after it), and the server announces
+ * every open document again.
  */
-function redisExtension(url: string, prefix: string, log: Logger): Redis {
+function redisExtension(url: string, prefix: string, log: Logger, recovered: () => void): Redis {
   const u = new URL(url);
   const options = {
     host: u.hostname,
@@ -66,14 +76,27 @@ function redisExtension(url: string, prefix: string, log: Logger): Redis {
     prefix,
     createClient: () => {
       const client = new IORedis(options);
+      // Down: the connection closed since it was last ready (a reset connection may raise no error).
       let down = false;
+      let warned = false;
       client.on('error', (error: Error) => {
-        if (!down) log.warn({ err: error, redis: `${options.host}:${options.port}` }, 'lost Redis: other sync instances will hear of edits once it is back');
+        if (!warned) log.warn({ err: error, redis: `${options.host}:${options.port}` }, 'lost Redis: other sync instances will hear of edits once it is back');
+        warned = true;
+        down = true;
+      });
+      client.on('close', () => {
         down = true;
       });
       client.on('ready', () => {
-        if (down) log.info({ redis: `${options.host}:${options.port}` }, 'Redis is back');
+        if (!down) return;
+        log.info({ redis: `${options.host}:${options.port}` }, 'Redis is back');
         down = false;
+        warned = false;
+        // ioredis sends the subscriber's SUBSCRIBE right after this event; a PING queued behind it
+        // is answered once Redis has subscribed us again (PING is allowed in subscriber mode).
+        setImmediate(() => {
+          client.ping().then(recovered, () => undefined);
+        });
       });
       return client;
     },
@@ -107,7 +130,17 @@ export function createSyncServer(opts: SyncServerOptions): SyncServer {
   };
   const append = persistence.append.bind(persistence);
   const extensions: Extension[] = [accessHooks({ db: opts.db, secret: opts.secret, log, append }), persistence, lifecycle];
-  if (opts.redis) extensions.push(redisExtension(opts.redis.url, opts.redis.prefix ?? 'gd-sync', log));
+  if (opts.redis) {
+    const redis = redisExtension(opts.redis.url, opts.redis.prefix ?? 'gd-sync', log, () => {
+      // Every open document announces its state again (a SyncStep1: each peer answers with what we
+      // lack and asks for what it lacks), as the extension does after every change.
+      for (const [documentName, document] of hocuspocus.documents) {
+        redis.onChange({ documentName, document, transactionOrigin: undefined } as Pick<onChangePayload, 'documentName' | 'document' | 'transactionOrigin'> as onChangePayload)
+          .catch((error: unknown) => log.warn({ err: error, documentName }, 'announcing a document after Redis came back failed'));
+      }
+    });
+    extensions.push(redis);
+  }
 
   const hocuspocus = new Hocuspocus<SyncContext>({
     quiet: true,

@@ -4,7 +4,9 @@
  * connections it hit stay dead for good, as after a NAT or Wi-Fi drop; `cut()` resets every
  * connection and refuses new ones, as a restarting server or a load balancer with no backend does;
  * `heal()` lets new connections through again; `retarget()` sends new connections elsewhere, as a
- * load balancer failing over.
+ * load balancer failing over; `holdFrom(text, ms)` holds back for `ms` what a new connection sends
+ * from its first chunk containing `text` on (in order), as a slow link for one kind of client
+ * (Redis's SUBSCRIBE: the subscriber comes back after the publisher).
  */
 import net, { type AddressInfo } from 'node:net';
 
@@ -15,6 +17,7 @@ export interface FaultyProxy {
   cut(): void;
   heal(): void;
   retarget(to: { host: string; port: number }): void;
+  holdFrom(text: string, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,7 @@ export async function startProxy(target: { host: string; port: number }): Promis
   let dropping = false;
   let refusing = false;
   let to = target;
+  let hold: { text: string; ms: number } | null = null;
   const dead = new WeakSet<net.Socket>();
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); s.on('error', () => undefined); };
@@ -35,8 +39,26 @@ export async function startProxy(target: { host: string; port: number }): Promis
       if (dropping) { dead.add(client); dead.add(upstream); }
       if (!dead.has(from) && !to.destroyed) to.write(chunk);
     });
-    forward(client, upstream);
     forward(upstream, client);
+    // Client to upstream, held back from the first chunk naming `hold.text` on, when asked to.
+    const held: Buffer[] | null = hold ? [] : null;
+    let holding = false;
+    let heldOnce = false;
+    const rule = hold;
+    client.on('data', (chunk: Buffer) => {
+      if (dropping) { dead.add(client); dead.add(upstream); }
+      if (dead.has(client) || upstream.destroyed) return;
+      if (held && rule && !heldOnce && chunk.toString('latin1').toUpperCase().includes(rule.text.toUpperCase())) {
+        holding = true;
+        heldOnce = true;
+        setTimeout(() => {
+          if (!upstream.destroyed) for (const c of held.splice(0)) upstream.write(c);
+          holding = false;
+        }, rule.ms);
+      }
+      if (holding && held) held.push(chunk);
+      else upstream.write(chunk);
+    });
     client.on('close', () => { if (!dead.has(client)) upstream.destroy(); });
     upstream.on('close', () => { if (!dead.has(upstream)) client.destroy(); });
   });
@@ -55,6 +77,7 @@ export async function startProxy(target: { host: string; port: number }): Promis
     },
     heal: () => { dropping = false; refusing = false; },
     retarget: (next) => { to = next; },
+    holdFrom: (text, ms) => { hold = { text, ms }; },
     close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
   };
 }
