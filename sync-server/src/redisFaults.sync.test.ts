@@ -10,7 +10,7 @@
  */
 import { Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { beforeAll, expect, it } from 'vitest';
 import { synced, waitFor } from './testing/clients.ts';
 import type { Fixture } from './testing/fixtures.ts';
@@ -56,36 +56,52 @@ it('fails over: an instance killed mid-editing loses nothing, its clients go on 
   expect(await stored(name)).toEqual(expected);
 });
 
-it('heals after an instance loses Redis while people edit on both', async () => {
+/**
+ * Instance one reaches Redis through a proxy, instance two directly; a person on each edits the
+ * same journey. `split` cuts instance one off Redis while both make `edits` edits each, lets
+ * `beforeHeal` set the proxy up and heals it, waits for both screens to hold everything without
+ * anyone typing again, then closes them and waits for everything to be stored.
+ */
+async function redisSplit(log?: Logger) {
   const name = await fx.newJourneyDoc();
   const upstream = new URL(REDIS_URL);
   const redisLink = await proxy({ host: upstream.hostname, port: Number(upstream.port || 6379) });
   const prefix = redisPrefix();
-  const logged: { msg: string }[] = [];
-  const log = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { logged.push(JSON.parse(chunk.toString()) as { msg: string }); done(); } }));
-  const one = await scene.server({ redis: { url: `redis://127.0.0.1:${redisLink.port}`, prefix }, debounceMs: 200, maxDebounceMs: 1000, log });
+  const one = await scene.server({ redis: { url: `redis://127.0.0.1:${redisLink.port}`, prefix }, debounceMs: 200, maxDebounceMs: 1000, ...(log ? { log } : {}) });
   const two = await scene.server({ redis: { url: REDIS_URL, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
   const [a, b] = [open(one.url, name), open(two.url, name)];
   await waitFor(() => synced(a) && synced(b), 'synced');
   meta(a)!.set('before', 1);
   await waitFor(() => meta(b)!.get('before') === 1, 'crossed Redis');
+  return {
+    async split(edits: number, downMs: number, beforeHeal: () => void = () => undefined) {
+      redisLink.cut();
+      for (let i = 0; i < edits; i += 1) {
+        meta(a)!.set(`splitA${i}`, i);
+        meta(b)!.set(`splitB${i}`, i);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, downMs));
+      beforeHeal();
+      redisLink.heal();
+      // Nobody needs to type again for the two sides to meet.
+      const last = edits - 1;
+      await waitFor(() => isDeepStrictEqual(meta(a)!.toJSON(), meta(b)!.toJSON()) && meta(a)!.has(`splitB${last}`) && meta(b)!.has(`splitA${last}`), 'converged after Redis is back', 15_000);
+      const expected = meta(a)!.toJSON();
+      a.destroy();
+      b.destroy();
+      await waitFor(async () => isDeepStrictEqual(await stored(name), expected), 'everything stored', 30_000);
+    },
+    holdFrom: (text: string, ms: number) => redisLink.holdFrom(text, ms),
+  };
+}
 
+it('heals after an instance loses Redis while people edit on both', async () => {
+  const logged: { msg: string }[] = [];
+  const log = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { logged.push(JSON.parse(chunk.toString()) as { msg: string }); done(); } }));
+  const link = await redisSplit(log);
   // Redis goes away for instance one (as in a Redis restart or a network split) for two seconds.
-  redisLink.cut();
-  for (let i = 0; i < 10; i += 1) {
-    meta(a)!.set(`splitA${i}`, i);
-    meta(b)!.set(`splitB${i}`, i);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 1000));
-  redisLink.heal();
-
-  // Nobody needs to type again for the two sides to meet.
-  await waitFor(() => isDeepStrictEqual(meta(a)!.toJSON(), meta(b)!.toJSON()) && meta(a)!.has('splitB9') && meta(b)!.has('splitA9'), 'converged after Redis is back', 30_000);
-  const expected = meta(a)!.toJSON();
-  a.destroy();
-  b.destroy();
-  await waitFor(async () => isDeepStrictEqual(await stored(name), expected), 'everything stored', 30_000);
+  await link.split(10, 1000);
   // The outage is in the log once, as a warning, and so is the recovery (not an "Unhandled error event" per retry).
   expect(logged.filter((l) => l.msg.startsWith('lost Redis')).length).toBeGreaterThanOrEqual(1);
   expect(logged.filter((l) => l.msg.startsWith('lost Redis')).length).toBeLessThanOrEqual(2); // one per connection: publish, subscribe
@@ -93,33 +109,8 @@ it('heals after an instance loses Redis while people edit on both', async () => 
 });
 
 it('heals when its subscription comes back after its publishes were answered to nobody', async () => {
-  const name = await fx.newJourneyDoc();
-  const upstream = new URL(REDIS_URL);
-  const redisLink = await proxy({ host: upstream.hostname, port: Number(upstream.port || 6379) });
-  const prefix = redisPrefix();
-  const one = await scene.server({ redis: { url: `redis://127.0.0.1:${redisLink.port}`, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
-  const two = await scene.server({ redis: { url: REDIS_URL, prefix }, debounceMs: 200, maxDebounceMs: 1000 });
-  const [a, b] = [open(one.url, name), open(two.url, name)];
-  await waitFor(() => synced(a) && synced(b), 'synced');
-  meta(a)!.set('before', 1);
-  await waitFor(() => meta(b)!.get('before') === 1, 'crossed Redis');
-
-  redisLink.cut();
-  for (let i = 0; i < 5; i += 1) {
-    meta(a)!.set(`splitA${i}`, i);
-    meta(b)!.set(`splitB${i}`, i);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 500));
+  const link = await redisSplit();
   // When instance one reconnects, its subscriber's SUBSCRIBE reaches Redis 1.5 s late: by then its
   // publisher has sent the queued announcements, and instance two's answers went to nobody.
-  redisLink.holdFrom('SUBSCRIBE', 1_500);
-  redisLink.heal();
-
-  // Nobody types again: the two sides still meet, once the subscription is back.
-  await waitFor(() => isDeepStrictEqual(meta(a)!.toJSON(), meta(b)!.toJSON()) && meta(a)!.has('splitB4') && meta(b)!.has('splitA4'), 'converged after the subscription is back', 15_000);
-  const expected = meta(a)!.toJSON();
-  a.destroy();
-  b.destroy();
-  await waitFor(async () => isDeepStrictEqual(await stored(name), expected), 'everything stored', 30_000);
+  await link.split(5, 500, () => link.holdFrom('SUBSCRIBE', 1_500));
 });
