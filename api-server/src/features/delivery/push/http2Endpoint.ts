@@ -160,8 +160,10 @@ export class Http2Endpoint {
     connection.once('close', () => {
       forget();
       this.load.delete(connection);
-      socket.destroy();
     });
+    // A connection closing cleanly ends its transport after its GOAWAY (connection.ts); the TCP
+    // socket under TLS goes with the transport, not before it.
+    transport.once('close', () => socket.destroy());
     // No new streams go on it; the streams in flight finish, then it closes by itself.
     connection.once('goaway', forget);
     connection.on('settings', () => this.wake());
