@@ -85,6 +85,8 @@ export function createApnsClient(opts: ApnsClientOptions): PushClient & { readon
     url: opts.endpoint, policy: opts.policy,
     ...(opts.maxConcurrentStreams !== undefined ? { maxConcurrentStreams: opts.maxConcurrentStreams } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
+    // The same token and topic on every request: indexed once (not the collapse id, new every time).
+    repeatedHeaders: ['authorization', 'apns-topic', 'apns-push-type', 'apns-priority', 'content-type'],
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
   });
 

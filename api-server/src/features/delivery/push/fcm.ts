@@ -151,6 +151,8 @@ export function createFcmClient(opts: FcmClientOptions): PushClient & { readonly
     url: opts.endpoint, policy: opts.policy,
     ...(opts.maxConcurrentStreams !== undefined ? { maxConcurrentStreams: opts.maxConcurrentStreams } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
+    // The same access token on every request: indexed once.
+    repeatedHeaders: ['authorization', 'content-type'],
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
   });
   const path = `/v1/projects/${encodeURIComponent(opts.projectId)}/messages:send`;

@@ -8,9 +8,7 @@
  * (PUSH_MAX_CONNECTIONS below says why several); past that, sends wait in a queue instead of being
  * refused by the server. A send goes to the connection with the most free streams.
  *
- * The HTTP/2 itself is http2/connection.ts, our own client, not node:http2: node's costs three
- * times the CPU per request, which caps one worker below the 20,000 notifications a second of
- * issue 13 (that file says more). Tests hold it to node:http2's server (nghttp2) in every test that
+ * The HTTP/2 itself is http2/connection.ts, our own client, not node:http2 (that file says why). Tests hold it to node:http2's server (nghttp2) in every test that
  * sends a push, and http2/connection.int.test.ts to the protocol's corners.
  *
  * The first connection is opened on first use, and others as above; one that ends (GOAWAY, a
@@ -47,6 +45,8 @@ export interface Http2EndpointOptions {
   maxResponseBytes?: number;
   /** Connections opened when every open one is at its stream limit (default PUSH_MAX_CONNECTIONS). */
   maxConnections?: number;
+  /** Request headers whose value repeats from request to request (connection.ts `repeatedHeaders`). */
+  repeatedHeaders?: readonly string[];
 }
 
 /**
@@ -90,7 +90,6 @@ export class Http2Endpoint {
   private readonly transports = new WeakMap<Http2Connection, Socket>();
   /** The connection being opened: one at a time, so a burst of sends opens one, not one each. */
   private opening: Promise<Http2Connection> | null = null;
-  private active = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
   /** Streams in flight and when each must have its answer: one sweep a second cancels the late ones (a timer per stream cost more than the request itself at 10,000+ a second). */
@@ -152,6 +151,7 @@ export class Http2Endpoint {
     }
     const connection = new Http2Connection(transport, {
       authority: this.origin.host, scheme: secure ? 'https' : 'http', maxResponseBytes: this.opts.maxResponseBytes ?? 64 * 1024,
+      ...(this.opts.repeatedHeaders ? { repeatedHeaders: this.opts.repeatedHeaders } : {}),
     });
     const forget = () => {
       this.connections = this.connections.filter((c) => c !== connection);
@@ -189,6 +189,9 @@ export class Http2Endpoint {
         const load = (this.load.get(c) ?? 0) + 1;
         this.load.set(c, load);
         if (load === 1) this.transports.get(c)?.ref();
+        let inFlight = 0;
+        for (const n of this.load.values()) inFlight += n;
+        if (inFlight > this.maxActive) this.maxActive = inFlight;
         return c;
       }
       if (this.opening) await this.opening;
@@ -208,12 +211,9 @@ export class Http2Endpoint {
   async request(headers: RequestHeaders, body: Buffer): Promise<Http2Answer> {
     const fields = headerList(headers);
     const connection = await this.connectionWithRoom();
-    this.active++;
-    if (this.active > this.maxActive) this.maxActive = this.active;
     try {
       return await this.exchange(connection, fields, body);
     } finally {
-      this.active--;
       const load = (this.load.get(connection) ?? 1) - 1;
       if (this.load.has(connection)) this.load.set(connection, load);
       // Idle: the connection no longer keeps the process alive.
@@ -235,7 +235,7 @@ export class Http2Endpoint {
           },
           reject: (error: Error) => {
             this.deadlines.delete(deadline);
-            reject((error as { code?: unknown }).code === 'ETOOLARGE' ? new NetError('too_large', `${this.origin.host} answered more than ${this.opts.maxResponseBytes ?? 64 * 1024} bytes`) : error);
+            reject(error);
           },
         });
       } catch (error) {

@@ -1,69 +1,34 @@
 /**
  * An HTTP/2 client connection (RFC 9113) over a socket we already hold (TLS with ALPN h2, or TCP
- * for h2c), made for one job: many small POSTs to one push provider, multiplexed.
- *
- * Why not node:http2: issue 13 asks 20,000 notifications a second from one worker. On the 2-core
- * machines this runs on, node:http2's client needs 50-65 µs of CPU per request (the Http2Stream
- * duplex, its events and the C++ boundary per stream), so one core carries at most 15,000-19,000
- * and the provider's loopback server takes the other (docs/BENCHMARKS.md, "push"). This one needs
- * about a third of that: per request it encodes one header block and writes one HEADERS and one DATA
- * frame into a buffer flushed once per turn of the event loop, and parses the answer's frames in
- * place. It speaks only what a client of APNs and FCM needs:
- *
+ * for h2c), made for one job: many small POSTs to one push provider, multiplexed. Why not
+ * node:http2: its client costs 44-68 µs of CPU per request on the 2-core machines this runs on
+ * (an Http2Stream duplex with its events per request), this one 17-24 (docs/BENCHMARKS.md, push):
+ * per request it encodes one header block, writes a HEADERS and a DATA frame into a buffer flushed
+ * once per turn of the event loop, and parses the answer's frames in place. It speaks what a
+ * client of APNs and FCM needs (frames.ts has the wire format, hpack.ts the header compression):
  * - the preface and SETTINGS (push disabled, a 1 MiB stream window, our connection window raised to
- *   16 MiB), SETTINGS ACK, PING answered, PRIORITY ignored, unknown frame types ignored (5.5);
- * - requests: HEADERS (HPACK, hpack.ts) split into CONTINUATION past the peer's frame size, then
- *   DATA within both flow-control windows (6.9); bodies wait for WINDOW_UPDATE when a window is
- *   spent, and the peer's SETTINGS_INITIAL_WINDOW_SIZE changes move every open stream's window;
- * - answers: HEADERS/CONTINUATION (padding and priority fields skipped, informational 1xx answers
- *   skipped, trailers read and dropped), DATA (padding counted against flow control, as it must
- *   be), RST_STREAM, and WINDOW_UPDATEs of ours as the windows drain;
- * - GOAWAY: streams above its last stream id were not processed and fail at once (`refused`, safe to
- *   send again), the rest finish, no new stream opens, and the connection closes when the last one
- *   ends; any protocol violation by the peer ends the connection with GOAWAY and its error code.
- *
- * Not here, because no push provider needs it: server push (refused by SETTINGS), stream
- * priorities, request bodies streamed in parts, the Upgrade dance for h2c (prior knowledge only).
- *
- * A stream's outcome reaches its caller through `StreamHandler`; a failed stream's error carries a
- * `code` (`HTTP2_RST_<n>` for a reset, `HTTP2_GOAWAY` for a stream the server never processed,
- * `ECONNRESET` for a connection that ended under it), which result.ts turns into `retry`.
+ *   16 MiB), SETTINGS ACK, PING answered, PRIORITY and unknown frame types ignored (5.5);
+ * - requests: HEADERS split into CONTINUATION past the peer's frame size, then DATA within both
+ *   flow-control windows (6.9), waiting for WINDOW_UPDATE when one is spent; the peer's
+ *   SETTINGS_INITIAL_WINDOW_SIZE changes move every open stream's window;
+ * - answers: HEADERS/CONTINUATION (padding and priority skipped, 1xx answers skipped, trailers read
+ *   and dropped), DATA (padding counted against flow control), RST_STREAM, our WINDOW_UPDATEs;
+ * - GOAWAY: streams above its last stream id were never processed and fail at once, the rest
+ *   finish, and the connection closes after the last; a peer that breaks the protocol gets a
+ *   GOAWAY with the error's code. Failures reach the caller as frames.ts `Http2Error`s.
+ * Not here, as no push provider needs them: server push, priorities, streamed request bodies, h2c
+ * by Upgrade (prior knowledge only).
  */
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
+import { NetError } from '../../../../net/index.ts';
+import { ERROR, FLAG, FRAME, FrameReader, Http2Error, MAX_WINDOW, PREFACE, SETTING, frameHeader, protocolError, readSettings, settingsPayload, unpad, words, type ErrorName } from './frames.ts';
 import { HpackDecoder, HpackEncoder, HpackError, type HeaderList } from './hpack.ts';
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
-
-export const FRAME = { DATA: 0, HEADERS: 1, PRIORITY: 2, RST_STREAM: 3, SETTINGS: 4, PUSH_PROMISE: 5, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
-const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4, PADDED: 0x8, PRIORITY: 0x20 } as const;
-export const SETTING = { HEADER_TABLE_SIZE: 1, ENABLE_PUSH: 2, MAX_CONCURRENT_STREAMS: 3, INITIAL_WINDOW_SIZE: 4, MAX_FRAME_SIZE: 5, MAX_HEADER_LIST_SIZE: 6 } as const;
-/** RFC 9113 7. */
-export const ERROR = { NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, FLOW_CONTROL_ERROR: 3, SETTINGS_TIMEOUT: 4, STREAM_CLOSED: 5, FRAME_SIZE_ERROR: 6, REFUSED_STREAM: 7, CANCEL: 8, COMPRESSION_ERROR: 9 } as const;
-
-const MAX_WINDOW = 2 ** 31 - 1;
 /** What we let the peer send on one stream before a WINDOW_UPDATE (answers are a few hundred bytes). */
 const STREAM_WINDOW = 1 << 20;
 /** What we let the peer send on the whole connection (16 MiB; the default 65,535 would throttle 1,000 streams). */
 const CONNECTION_WINDOW = 1 << 24;
-/** Frames we accept: the protocol's default SETTINGS_MAX_FRAME_SIZE, which we do not raise. */
-const OUR_MAX_FRAME = 16_384;
-
-/**
- * Headers a request sends again and again with the same value: worth a dynamic table entry each.
- * Not apns-collapse-id or apns-id: the pipeline gives every notification its own, and an entry per
- * request would push the provider token out of the table within a few dozen requests.
- */
-const REPEATED = [':authority', 'authorization', 'apns-topic', 'apns-push-type', 'apns-priority', 'content-type'];
-
-export class Http2ProtocolError extends Error {
-  override name = 'Http2ProtocolError';
-  readonly code: string;
-  constructor(message: string, code: string) {
-    super(message);
-    this.code = code;
-  }
-}
 
 export interface Http2Response {
   status: number;
@@ -96,8 +61,14 @@ export interface Http2ConnectionOptions {
   /** :authority and :scheme of every request. */
   authority: string;
   scheme: 'https' | 'http';
-  /** Largest answer body (a stream past it is cancelled and fails with code `ETOOLARGE`). */
+  /** Largest answer body (a stream past it is cancelled and fails with NetError `too_large`). */
   maxResponseBytes: number;
+  /**
+   * Request headers sent again and again with the same value (the provider token, the topic): a
+   * dynamic table entry each (hpack.ts). Not a header that changes per request (a collapse id): an
+   * entry per request would push the others out of the table.
+   */
+  repeatedHeaders?: readonly string[];
 }
 
 /**
@@ -107,15 +78,13 @@ export interface Http2ConnectionOptions {
 export class Http2Connection extends EventEmitter {
   /** The peer's SETTINGS_MAX_CONCURRENT_STREAMS (unlimited until it says). */
   remoteMaxStreams = Number.POSITIVE_INFINITY;
-  /** Set once the peer's first SETTINGS arrived. */
-  ready = false;
   /** No new streams (GOAWAY either way, an error, or close()). */
   draining = false;
   closed = false;
 
   private readonly socket: Duplex;
   private readonly opts: Http2ConnectionOptions;
-  private readonly encoder = new HpackEncoder(REPEATED);
+  private readonly encoder: HpackEncoder;
   private readonly decoder = new HpackDecoder(4096);
   private readonly streams = new Map<number, Stream>();
   private nextId = 1;
@@ -128,7 +97,7 @@ export class Http2Connection extends EventEmitter {
   private readonly blocked = new Set<Stream>();
   private out: Buffer[] = [];
   private flushScheduled = false;
-  private input: Buffer | null = null;
+  private readonly reader = new FrameReader();
   /** A header block arriving in CONTINUATION frames: its stream, flags and fragments. */
   private continuing: { id: number; endStream: boolean; fragments: Buffer[]; size: number } | null = null;
 
@@ -136,24 +105,15 @@ export class Http2Connection extends EventEmitter {
     super();
     this.socket = socket;
     this.opts = opts;
-    const settings = Buffer.alloc(18);
-    [[SETTING.ENABLE_PUSH, 0], [SETTING.INITIAL_WINDOW_SIZE, STREAM_WINDOW], [SETTING.MAX_HEADER_LIST_SIZE, 64 * 1024]].forEach(([id, value], i) => {
-      settings.writeUInt16BE(id ?? 0, i * 6);
-      settings.writeUInt32BE(value ?? 0, i * 6 + 2);
-    });
-    this.queue(PREFACE);
-    this.frame(FRAME.SETTINGS, 0, 0, settings);
-    this.windowUpdate(0, CONNECTION_WINDOW - 65_535);
+    this.encoder = new HpackEncoder([':authority', ...(opts.repeatedHeaders ?? [])]);
+    this.out.push(PREFACE);
+    this.frame(FRAME.SETTINGS, 0, 0, settingsPayload([[SETTING.ENABLE_PUSH, 0], [SETTING.INITIAL_WINDOW_SIZE, STREAM_WINDOW], [SETTING.MAX_HEADER_LIST_SIZE, 64 * 1024]]));
+    this.frame(FRAME.WINDOW_UPDATE, 0, 0, words(CONNECTION_WINDOW - 65_535));
     this.flush();
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', (error: Error) => this.destroy(error));
-    socket.on('close', () => this.destroy(Object.assign(new Error('the connection closed'), { code: 'ECONNRESET' })));
-    socket.on('end', () => this.destroy(Object.assign(new Error('the connection ended'), { code: 'ECONNRESET' })));
-  }
-
-  /** Streams open now. */
-  get active(): number {
-    return this.streams.size;
+    socket.on('close', () => this.destroy(new Http2Error('the connection closed', 'ECONNRESET')));
+    socket.on('end', () => this.destroy(new Http2Error('the connection ended', 'ECONNRESET')));
   }
 
   /**
@@ -161,12 +121,12 @@ export class Http2Connection extends EventEmitter {
    * the stream id (for `cancel`), or throws when the connection takes no new streams.
    */
   request(headers: HeaderList, body: Buffer, handler: StreamHandler): number {
-    if (this.draining || this.closed) throw Object.assign(new Error('the HTTP/2 connection takes no new streams'), { code: 'ERR_HTTP2_INVALID_SESSION' });
+    if (this.draining || this.closed) throw new Http2Error('the HTTP/2 connection takes no new streams', 'ERR_HTTP2_INVALID_SESSION');
     if (this.nextId > MAX_WINDOW) {
       // Stream ids are spent: this connection ends once its streams do, and the caller opens another.
       this.draining = true;
       this.emit('goaway');
-      throw Object.assign(new Error('the HTTP/2 connection has used every stream id'), { code: 'ERR_HTTP2_INVALID_SESSION' });
+      throw new Http2Error('the HTTP/2 connection has used every stream id', 'ERR_HTTP2_INVALID_SESSION');
     }
     const fields: HeaderList = [[':method', 'POST'], [':scheme', this.opts.scheme], [':authority', this.opts.authority]];
     for (const field of headers) fields.push(field);
@@ -187,7 +147,7 @@ export class Http2Connection extends EventEmitter {
   cancel(id: number, error: Error): void {
     const stream = this.streams.get(id);
     if (!stream) return;
-    this.rst(id, ERROR.CANCEL);
+    this.rst(id, 'CANCEL');
     this.settle(stream, error);
   }
 
@@ -205,7 +165,7 @@ export class Http2Connection extends EventEmitter {
     if (this.closed) return;
     this.closed = true;
     this.draining = true;
-    const failure = error ?? Object.assign(new Error('the HTTP/2 connection was closed'), { code: 'ECONNRESET' });
+    const failure = error ?? new Http2Error('the HTTP/2 connection was closed', 'ECONNRESET');
     for (const stream of [...this.streams.values()]) this.settle(stream, failure);
     this.blocked.clear();
     this.flush();
@@ -215,21 +175,9 @@ export class Http2Connection extends EventEmitter {
 
   // ── Writing ────────────────────────────────────────────────────────────────────────────────────
 
-  private queue(chunk: Buffer): void {
-    this.out.push(chunk);
-  }
-
   private frame(type: number, flags: number, id: number, payload: Buffer | null, start = 0, end = payload?.length ?? 0): void {
-    const header = Buffer.allocUnsafe(9);
-    const length = end - start;
-    header[0] = (length >>> 16) & 0xff;
-    header[1] = (length >>> 8) & 0xff;
-    header[2] = length & 0xff;
-    header[3] = type;
-    header[4] = flags;
-    header.writeUInt32BE(id, 5);
-    this.out.push(header);
-    if (payload && length > 0) this.out.push(start === 0 && end === payload.length ? payload : payload.subarray(start, end));
+    this.out.push(frameHeader(type, flags, id, end - start));
+    if (payload && end > start) this.out.push(start === 0 && end === payload.length ? payload : payload.subarray(start, end));
   }
 
   private scheduleFlush(): void {
@@ -292,26 +240,30 @@ export class Http2Connection extends EventEmitter {
   }
 
   private windowUpdate(id: number, increment: number): void {
-    const payload = Buffer.allocUnsafe(4);
-    payload.writeUInt32BE(increment, 0);
-    this.frame(FRAME.WINDOW_UPDATE, 0, id, payload);
+    this.frame(FRAME.WINDOW_UPDATE, 0, id, words(increment));
   }
 
-  private rst(id: number, code: number): void {
-    const payload = Buffer.allocUnsafe(4);
-    payload.writeUInt32BE(code, 0);
-    this.frame(FRAME.RST_STREAM, 0, id, payload);
+  private rst(id: number, name: ErrorName): void {
+    this.frame(FRAME.RST_STREAM, 0, id, words(ERROR[name]));
     this.scheduleFlush();
   }
 
+  /** A stream error (5.4.2): RST_STREAM with the code, and the stream fails. */
+  private streamError(stream: Stream, name: ErrorName, message: string): void {
+    this.rst(stream.id, name);
+    this.settle(stream, protocolError(name, message));
+  }
+
   /** A connection error (5.4.1): GOAWAY with the code, then the socket ends. */
-  private fail(code: number, message: string): void {
+  private fail(name: ErrorName, message: string): void {
+    this.failWith(protocolError(name, message));
+  }
+
+  private failWith(error: Http2Error): void {
     if (this.closed) return;
-    const payload = Buffer.alloc(8);
     // We accept no streams from the server, so the last stream id we processed is 0.
-    payload.writeUInt32BE(code, 4);
-    this.frame(FRAME.GOAWAY, 0, 0, payload);
-    this.destroy(new Http2ProtocolError(`HTTP/2: ${message}`, `HTTP2_${Object.keys(ERROR).find((k) => ERROR[k as keyof typeof ERROR] === code) ?? code}`));
+    this.frame(FRAME.GOAWAY, 0, 0, words(0, error.wireCode ?? ERROR.INTERNAL_ERROR));
+    this.destroy(error);
   }
 
   private settle(stream: Stream, error: Error | null): void {
@@ -324,8 +276,7 @@ export class Http2Connection extends EventEmitter {
 
   private closeIfIdle(): void {
     if (!this.draining || this.closed || this.streams.size > 0) return;
-    const payload = Buffer.alloc(8);
-    this.frame(FRAME.GOAWAY, 0, 0, payload);
+    this.frame(FRAME.GOAWAY, 0, 0, words(0, ERROR.NO_ERROR));
     this.flush();
     this.closed = true;
     this.socket.end();
@@ -338,34 +289,22 @@ export class Http2Connection extends EventEmitter {
   // ── Reading ────────────────────────────────────────────────────────────────────────────────────
 
   private receive(chunk: Buffer): void {
-    let data = this.input ? Buffer.concat([this.input, chunk]) : chunk;
-    let pos = 0;
-    while (!this.closed && data.length - pos >= 9) {
-      const length = ((data[pos] ?? 0) << 16) | ((data[pos + 1] ?? 0) << 8) | (data[pos + 2] ?? 0);
-      if (length > OUR_MAX_FRAME) return this.fail(ERROR.FRAME_SIZE_ERROR, `a frame of ${length} octets (at most ${OUR_MAX_FRAME})`);
-      if (data.length - pos < 9 + length) break;
-      const type = data[pos + 3] ?? 0;
-      const flags = data[pos + 4] ?? 0;
-      const id = data.readUInt32BE(pos + 5) & 0x7fffffff;
-      const payload = data.subarray(pos + 9, pos + 9 + length);
-      pos += 9 + length;
+    const frames = this.reader.push(chunk);
+    if (frames instanceof Http2Error) return this.failWith(frames);
+    for (const { type, flags, id, payload } of frames) {
+      if (this.closed) return;
       try {
         this.onFrame(type, flags, id, payload);
       } catch (error) {
-        if (error instanceof HpackError) return this.fail(ERROR.COMPRESSION_ERROR, error.message);
+        if (error instanceof HpackError) return this.fail('COMPRESSION_ERROR', error.message);
         throw error;
       }
     }
-    if (pos < data.length && !this.closed) {
-      // Keep only the unread tail (copied, so the big chunk it came in can be collected).
-      data = data.subarray(pos);
-      this.input = Buffer.from(data);
-    } else this.input = null;
     this.scheduleFlush();
   }
 
   private onFrame(type: number, flags: number, id: number, payload: Buffer): void {
-    if (this.continuing && type !== FRAME.CONTINUATION) return this.fail(ERROR.PROTOCOL_ERROR, 'a header block was interrupted');
+    if (this.continuing && type !== FRAME.CONTINUATION) return this.fail('PROTOCOL_ERROR', 'a header block was interrupted');
     switch (type) {
       case FRAME.DATA: return this.onData(flags, id, payload);
       case FRAME.HEADERS: return this.onHeaders(flags, id, payload);
@@ -375,10 +314,10 @@ export class Http2Connection extends EventEmitter {
       case FRAME.PING: return this.onPing(flags, id, payload);
       case FRAME.GOAWAY: return this.onGoaway(id, payload);
       case FRAME.WINDOW_UPDATE: return this.onWindowUpdate(id, payload);
-      case FRAME.PUSH_PROMISE: return this.fail(ERROR.PROTOCOL_ERROR, 'PUSH_PROMISE with push disabled');
+      case FRAME.PUSH_PROMISE: return this.fail('PROTOCOL_ERROR', 'PUSH_PROMISE with push disabled');
       case FRAME.PRIORITY:
-        if (id === 0) return this.fail(ERROR.PROTOCOL_ERROR, 'PRIORITY on stream 0');
-        if (payload.length !== 5) return this.fail(ERROR.FRAME_SIZE_ERROR, 'PRIORITY of the wrong size');
+        if (id === 0) return this.fail('PROTOCOL_ERROR', 'PRIORITY on stream 0');
+        if (payload.length !== 5) return this.fail('FRAME_SIZE_ERROR', 'PRIORITY of the wrong size');
         return;
       default:
         // Unknown frame types are ignored (5.5).
@@ -391,35 +330,26 @@ export class Http2Connection extends EventEmitter {
     return id !== 0 && id % 2 === 1 && id < this.nextId;
   }
 
-  /** The payload without its padding (6.1, 6.2), or null when the padding is longer than the frame. */
-  private unpad(flags: number, payload: Buffer): Buffer | null {
-    if (!(flags & FLAG.PADDED)) return payload;
-    const pad = payload[0] ?? 0;
-    if (payload.length < 1 + pad) return null;
-    return payload.subarray(1, payload.length - pad);
-  }
-
   private onData(flags: number, id: number, payload: Buffer): void {
-    if (!this.validStream(id)) return this.fail(ERROR.PROTOCOL_ERROR, `DATA on stream ${id}`);
+    if (!this.validStream(id)) return this.fail('PROTOCOL_ERROR', `DATA on stream ${id}`);
     // The whole frame, padding included, counts against both windows (6.9.1).
     this.unacknowledged += payload.length;
     if (this.unacknowledged >= CONNECTION_WINDOW / 2) {
       this.windowUpdate(0, this.unacknowledged);
       this.unacknowledged = 0;
     }
-    const data = this.unpad(flags, payload);
-    if (data === null) return this.fail(ERROR.PROTOCOL_ERROR, 'DATA padding longer than the frame');
+    const data = unpad(flags, payload);
+    if (data === null) return this.fail('PROTOCOL_ERROR', 'DATA padding longer than the frame');
     const stream = this.streams.get(id);
     // A stream we cancelled or settled: its late DATA only counts for flow control.
     if (!stream) return;
     if (!stream.headers) {
-      this.rst(id, ERROR.PROTOCOL_ERROR);
-      return this.settle(stream, new Http2ProtocolError('DATA before the answer\'s headers', 'HTTP2_PROTOCOL_ERROR'));
+      return this.streamError(stream, 'PROTOCOL_ERROR', 'DATA before the answer\'s headers');
     }
     stream.bytes += data.length;
     if (stream.bytes > this.opts.maxResponseBytes) {
-      this.rst(id, ERROR.CANCEL);
-      return this.settle(stream, Object.assign(new Error(`the answer is longer than ${this.opts.maxResponseBytes} bytes`), { code: 'ETOOLARGE' }));
+      this.rst(id, 'CANCEL');
+      return this.settle(stream, new NetError('too_large', `the answer is longer than ${this.opts.maxResponseBytes} bytes`));
     }
     if (data.length > 0) stream.chunks.push(Buffer.from(data));
     if (flags & FLAG.END_STREAM) return this.settle(stream, null);
@@ -431,11 +361,11 @@ export class Http2Connection extends EventEmitter {
   }
 
   private onHeaders(flags: number, id: number, payload: Buffer): void {
-    if (!this.validStream(id)) return this.fail(ERROR.PROTOCOL_ERROR, `HEADERS on stream ${id}`);
-    let fragment = this.unpad(flags, payload);
-    if (fragment === null) return this.fail(ERROR.PROTOCOL_ERROR, 'HEADERS padding longer than the frame');
+    if (!this.validStream(id)) return this.fail('PROTOCOL_ERROR', `HEADERS on stream ${id}`);
+    let fragment = unpad(flags, payload);
+    if (fragment === null) return this.fail('PROTOCOL_ERROR', 'HEADERS padding longer than the frame');
     if (flags & FLAG.PRIORITY) {
-      if (fragment.length < 5) return this.fail(ERROR.FRAME_SIZE_ERROR, 'HEADERS too short for its priority');
+      if (fragment.length < 5) return this.fail('FRAME_SIZE_ERROR', 'HEADERS too short for its priority');
       fragment = fragment.subarray(5);
     }
     const endStream = (flags & FLAG.END_STREAM) !== 0;
@@ -445,10 +375,10 @@ export class Http2Connection extends EventEmitter {
 
   private onContinuation(flags: number, id: number, payload: Buffer): void {
     const c = this.continuing;
-    if (!c || c.id !== id) return this.fail(ERROR.PROTOCOL_ERROR, 'CONTINUATION without a header block');
+    if (!c || c.id !== id) return this.fail('PROTOCOL_ERROR', 'CONTINUATION without a header block');
     c.fragments.push(Buffer.from(payload));
     c.size += payload.length;
-    if (c.size > 256 * 1024) return this.fail(ERROR.PROTOCOL_ERROR, 'a header block longer than 256 KiB');
+    if (c.size > 256 * 1024) return this.fail('PROTOCOL_ERROR', 'a header block longer than 256 KiB');
     if (flags & FLAG.END_HEADERS) {
       this.continuing = null;
       this.onHeaderBlock(id, c.endStream, Buffer.concat(c.fragments));
@@ -463,12 +393,11 @@ export class Http2Connection extends EventEmitter {
     if (stream.headers === null) {
       const status = Number(fields.find(([name]) => name === ':status')?.[1]);
       if (!Number.isInteger(status) || status < 100 || status > 999) {
-        this.rst(id, ERROR.PROTOCOL_ERROR);
-        return this.settle(stream, new Http2ProtocolError('an answer without a valid :status', 'HTTP2_PROTOCOL_ERROR'));
+        return this.streamError(stream, 'PROTOCOL_ERROR', 'an answer without a valid :status');
       }
       // An informational answer (100 Continue, 103 Early Hints): the real one follows.
       if (status < 200) {
-        if (endStream) this.settle(stream, new Http2ProtocolError('a stream ended on an informational answer', 'HTTP2_PROTOCOL_ERROR'));
+        if (endStream) this.settle(stream, protocolError('PROTOCOL_ERROR', 'a stream ended on an informational answer'));
         return;
       }
       const headers: Record<string, string> = {};
@@ -477,107 +406,86 @@ export class Http2Connection extends EventEmitter {
       stream.headers = headers;
     } else if (!endStream) {
       // Trailers must end the stream (8.1).
-      this.rst(id, ERROR.PROTOCOL_ERROR);
-      return this.settle(stream, new Http2ProtocolError('a second header block that does not end the stream', 'HTTP2_PROTOCOL_ERROR'));
+      return this.streamError(stream, 'PROTOCOL_ERROR', 'a second header block that does not end the stream');
     }
     if (endStream) this.settle(stream, null);
   }
 
   private onRst(id: number, payload: Buffer): void {
-    if (id === 0 || !this.validStream(id)) return this.fail(ERROR.PROTOCOL_ERROR, `RST_STREAM on stream ${id}`);
-    if (payload.length !== 4) return this.fail(ERROR.FRAME_SIZE_ERROR, 'RST_STREAM of the wrong size');
+    if (id === 0 || !this.validStream(id)) return this.fail('PROTOCOL_ERROR', `RST_STREAM on stream ${id}`);
+    if (payload.length !== 4) return this.fail('FRAME_SIZE_ERROR', 'RST_STREAM of the wrong size');
     const stream = this.streams.get(id);
     if (!stream) return;
     const code = payload.readUInt32BE(0);
-    this.settle(stream, Object.assign(new Error(`the server reset the stream (code ${code})`), { code: `HTTP2_RST_${code}` }));
+    this.settle(stream, new Http2Error(`the server reset the stream (code ${code})`, `HTTP2_RST_${code}`));
   }
 
   private onSettings(flags: number, id: number, payload: Buffer): void {
-    if (id !== 0) return this.fail(ERROR.PROTOCOL_ERROR, 'SETTINGS on a stream');
+    if (id !== 0) return this.fail('PROTOCOL_ERROR', 'SETTINGS on a stream');
     if (flags & FLAG.ACK) {
-      if (payload.length !== 0) return this.fail(ERROR.FRAME_SIZE_ERROR, 'SETTINGS ACK with a payload');
+      if (payload.length !== 0) return this.fail('FRAME_SIZE_ERROR', 'SETTINGS ACK with a payload');
       return;
     }
-    if (payload.length % 6 !== 0) return this.fail(ERROR.FRAME_SIZE_ERROR, 'SETTINGS of the wrong size');
-    for (let at = 0; at < payload.length; at += 6) {
-      const setting = payload.readUInt16BE(at);
-      const value = payload.readUInt32BE(at + 2);
-      switch (setting) {
-        case SETTING.HEADER_TABLE_SIZE:
-          this.encoder.setLimit(value);
-          break;
-        case SETTING.ENABLE_PUSH:
-          if (value > 1) return this.fail(ERROR.PROTOCOL_ERROR, 'ENABLE_PUSH above 1');
-          break;
-        case SETTING.MAX_CONCURRENT_STREAMS:
-          this.remoteMaxStreams = value;
-          break;
-        case SETTING.INITIAL_WINDOW_SIZE: {
-          if (value > MAX_WINDOW) return this.fail(ERROR.FLOW_CONTROL_ERROR, 'INITIAL_WINDOW_SIZE above 2^31-1');
-          const delta = value - this.remoteInitialWindow;
-          this.remoteInitialWindow = value;
-          for (const stream of this.streams.values()) {
-            stream.sendWindow += delta;
-            if (stream.sendWindow > MAX_WINDOW) return this.fail(ERROR.FLOW_CONTROL_ERROR, 'a stream window above 2^31-1');
-          }
-          break;
+    const settings = readSettings(payload);
+    if (settings instanceof Http2Error) return this.failWith(settings);
+    for (const [setting, value] of settings) {
+      if (setting === SETTING.HEADER_TABLE_SIZE) this.encoder.setLimit(value);
+      else if (setting === SETTING.MAX_CONCURRENT_STREAMS) this.remoteMaxStreams = value;
+      else if (setting === SETTING.MAX_FRAME_SIZE) this.remoteMaxFrame = value;
+      else if (setting === SETTING.INITIAL_WINDOW_SIZE) {
+        const delta = value - this.remoteInitialWindow;
+        this.remoteInitialWindow = value;
+        for (const stream of this.streams.values()) {
+          stream.sendWindow += delta;
+          if (stream.sendWindow > MAX_WINDOW) return this.fail('FLOW_CONTROL_ERROR', 'a stream window above 2^31-1');
         }
-        case SETTING.MAX_FRAME_SIZE:
-          if (value < 16_384 || value > 16_777_215) return this.fail(ERROR.PROTOCOL_ERROR, `MAX_FRAME_SIZE ${value}`);
-          this.remoteMaxFrame = value;
-          break;
-        default:
-          // MAX_HEADER_LIST_SIZE is advice (our requests are far below any server's), unknown settings are ignored.
-          break;
       }
+      // MAX_HEADER_LIST_SIZE is advice (our requests are far below any server's); unknown settings are ignored.
     }
     this.frame(FRAME.SETTINGS, FLAG.ACK, 0, null);
-    this.ready = true;
     this.resumeBlocked();
     this.emit('settings');
   }
 
   private onPing(flags: number, id: number, payload: Buffer): void {
-    if (id !== 0) return this.fail(ERROR.PROTOCOL_ERROR, 'PING on a stream');
-    if (payload.length !== 8) return this.fail(ERROR.FRAME_SIZE_ERROR, 'PING of the wrong size');
+    if (id !== 0) return this.fail('PROTOCOL_ERROR', 'PING on a stream');
+    if (payload.length !== 8) return this.fail('FRAME_SIZE_ERROR', 'PING of the wrong size');
     if (!(flags & FLAG.ACK)) this.frame(FRAME.PING, FLAG.ACK, 0, Buffer.from(payload));
   }
 
   private onGoaway(id: number, payload: Buffer): void {
-    if (id !== 0) return this.fail(ERROR.PROTOCOL_ERROR, 'GOAWAY on a stream');
-    if (payload.length < 8) return this.fail(ERROR.FRAME_SIZE_ERROR, 'GOAWAY too short');
+    if (id !== 0) return this.fail('PROTOCOL_ERROR', 'GOAWAY on a stream');
+    if (payload.length < 8) return this.fail('FRAME_SIZE_ERROR', 'GOAWAY too short');
     const last = payload.readUInt32BE(0) & 0x7fffffff;
     const code = payload.readUInt32BE(4);
     const wasDraining = this.draining;
     this.draining = true;
     // Streams above `last` were never processed: they fail now and may be sent again elsewhere.
     for (const stream of [...this.streams.values()]) {
-      if (stream.id > last) this.settle(stream, Object.assign(new Error(`the server went away before this stream (code ${code})`), { code: 'HTTP2_GOAWAY' }));
+      if (stream.id > last) this.settle(stream, new Http2Error(`the server went away before this stream (code ${code})`, 'HTTP2_GOAWAY'));
     }
     if (!wasDraining) this.emit('goaway');
     this.closeIfIdle();
   }
 
   private onWindowUpdate(id: number, payload: Buffer): void {
-    if (payload.length !== 4) return this.fail(ERROR.FRAME_SIZE_ERROR, 'WINDOW_UPDATE of the wrong size');
+    if (payload.length !== 4) return this.fail('FRAME_SIZE_ERROR', 'WINDOW_UPDATE of the wrong size');
     const increment = payload.readUInt32BE(0) & 0x7fffffff;
     if (id === 0) {
-      if (increment === 0) return this.fail(ERROR.PROTOCOL_ERROR, 'a connection WINDOW_UPDATE of 0');
+      if (increment === 0) return this.fail('PROTOCOL_ERROR', 'a connection WINDOW_UPDATE of 0');
       this.sendWindow += increment;
-      if (this.sendWindow > MAX_WINDOW) return this.fail(ERROR.FLOW_CONTROL_ERROR, 'the connection window above 2^31-1');
+      if (this.sendWindow > MAX_WINDOW) return this.fail('FLOW_CONTROL_ERROR', 'the connection window above 2^31-1');
       return this.resumeBlocked();
     }
-    if (!this.validStream(id)) return this.fail(ERROR.PROTOCOL_ERROR, `WINDOW_UPDATE on stream ${id}`);
+    if (!this.validStream(id)) return this.fail('PROTOCOL_ERROR', `WINDOW_UPDATE on stream ${id}`);
     const stream = this.streams.get(id);
     if (!stream) return;
     if (increment === 0) {
-      this.rst(id, ERROR.PROTOCOL_ERROR);
-      return this.settle(stream, new Http2ProtocolError('a stream WINDOW_UPDATE of 0', 'HTTP2_PROTOCOL_ERROR'));
+      return this.streamError(stream, 'PROTOCOL_ERROR', 'a stream WINDOW_UPDATE of 0');
     }
     stream.sendWindow += increment;
     if (stream.sendWindow > MAX_WINDOW) {
-      this.rst(id, ERROR.FLOW_CONTROL_ERROR);
-      return this.settle(stream, new Http2ProtocolError('a stream window above 2^31-1', 'HTTP2_FLOW_CONTROL_ERROR'));
+      return this.streamError(stream, 'FLOW_CONTROL_ERROR', 'a stream window above 2^31-1');
     }
     if (stream.pendingBody) {
       this.sendBody(stream);
