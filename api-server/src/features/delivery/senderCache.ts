@@ -41,9 +41,8 @@ class Bounded<V> extends Map<string, V> {
 export class SenderCache {
   private definitions = new RunDefinitions(MAX_ENTRIES);
   private transports = new Bounded<{ checkedAt: number; version: string; value: Promise<MailTransport> }>();
-  private running = new Bounded<{ at: number; running: boolean }>();
-  /** Questions about a message's status under way (stillRunning). */
-  private readonly asking = new Map<string, Promise<boolean>>();
+  /** Each message's answer and when it was asked: the sends of a batch that ask together share one question. */
+  private running = new Bounded<{ at: number; running: Promise<boolean> }>();
   private push = new Bounded<{ at: number; value: Awaited<ReturnType<typeof loadPushClient>> }>();
   private pushRates = new Bounded<{ at: number; value: number | null }>();
   private retiring = new Set<NodeJS.Timeout>();
@@ -93,18 +92,14 @@ export class SenderCache {
     const key = `${messageId}:${standing}`;
     const cached = this.running.get(key);
     if (cached && Date.now() - cached.at < 250) return cached.running;
-    // The sends of a batch ask at once: one question to the database answers all of them.
-    const asking = this.asking.get(key);
-    if (asking) return asking;
-    const answer = (async () => {
-      const { rows } = await db.query<{ status: string; deleted: boolean }>('SELECT status, deleted_at IS NOT NULL AS deleted FROM messages WHERE id = $1', [messageId]);
-      const row = rows[0];
-      const running = !!row && !row.deleted && ((standing ? STANDING_STATUSES : DELIVERING_STATUSES) as readonly string[]).includes(row.status);
-      this.running.set(key, { at: Date.now(), running });
-      return running;
-    })().finally(() => this.asking.delete(key));
-    this.asking.set(key, answer);
-    return answer;
+    const running = db.query<{ status: string; deleted: boolean }>('SELECT status, deleted_at IS NOT NULL AS deleted FROM messages WHERE id = $1', [messageId])
+      .then(({ rows: [row] }) => !!row && !row.deleted && ((standing ? STANDING_STATUSES : DELIVERING_STATUSES) as readonly string[]).includes(row.status));
+    // A failed question is not kept: the next send asks again.
+    running.catch(() => {
+      if (this.running.get(key)?.running === running) this.running.delete(key);
+    });
+    this.running.set(key, { at: Date.now(), running });
+    return running;
   }
 
   /** The app's client for a provider (loadPushClient keeps one per credentials row; asked again after a while). */
