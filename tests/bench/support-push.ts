@@ -33,14 +33,23 @@ type ToServer = { type: 'keys'; apnsPublicPem: string; fcmPublicPem: string } | 
 type ToWorker = { type: 'start'; apnsPublicPem: string; fcmPublicPem: string; tls: LoopbackCert; tokenSecret: string } | { type: 'stats' } | { type: 'stop' };
 type FromWorker = { type: 'ready'; apnsUrl: string; fcmUrl: string; tokenUri: string; bareUrl: string } | ({ type: 'stats' } & FixtureStats);
 
+/** Sends `message` to a child process (or cluster worker) and answers its first reply of `type`. */
+function ask<T>(child: { send(m: unknown): unknown; on(e: 'message', f: (m: { type: string }) => void): unknown; off(e: 'message', f: (m: { type: string }) => void): unknown }, message: unknown, type: string): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const on = (r: { type: string }) => {
+      if (r.type !== type) return;
+      child.off('message', on);
+      resolve(r as T);
+    };
+    child.on('message', on);
+    child.send(message);
+  });
+}
+
 /** The cluster primary: starts the workers, relays the parent's questions to them, sums their counts. */
 function serve(): void {
   const workers = Array.from({ length: SERVER_PROCESSES }, () => cluster.fork({ ...process.env, PUSH_BENCH_ROLE: 'server-worker' }));
-  const replies = <T extends FromWorker>(m: ToWorker, type: T['type']) => Promise.all(workers.map((w) => new Promise<T>((resolve) => {
-    const on = (r: FromWorker) => { if (r.type === type) { w.off('message', on); resolve(r as T); } };
-    w.on('message', on);
-    w.send(m);
-  })));
+  const replies = <T extends FromWorker>(m: ToWorker, type: T['type']) => Promise.all(workers.map((w) => ask<T>(w, m, type)));
   process.on('message', (m: ToServer) => {
     void (async () => {
       if (m.type === 'keys') {
@@ -99,13 +108,8 @@ function serveWorker(): void {
 /** Starts the servers for these public keys; `stats` sums every worker's counts, `stop` ends them. */
 export async function startPushServers(keys: { apnsPublicPem: string; fcmPublicPem: string }): Promise<ServerReady & { stats: () => Promise<ServerStats>; stop: () => void }> {
   const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, PUSH_BENCH_ROLE: 'server' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = <T>(m: ToServer, type: string) => new Promise<T>((resolve) => {
-    const on = (r: { type: string }) => { if (r.type === type) { child.off('message', on); resolve(r as T); } };
-    child.on('message', on);
-    child.send(m);
-  });
-  const ready = await ask<ServerReady>({ type: 'keys', ...keys }, 'ready');
-  return { ...ready, stats: () => ask<ServerStats>({ type: 'stats' }, 'stats'), stop: () => child.send({ type: 'stop' } satisfies ToServer) };
+  const ready = await ask<ServerReady>(child, { type: 'keys', ...keys } satisfies ToServer, 'ready');
+  return { ...ready, stats: () => ask<ServerStats>(child, { type: 'stats' } satisfies ToServer, 'stats'), stop: () => child.send({ type: 'stop' } satisfies ToServer) };
 }
 
 if (process.env.PUSH_BENCH_ROLE === 'server') serve();

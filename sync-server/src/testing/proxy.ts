@@ -35,30 +35,28 @@ export async function startProxy(target: { host: string; port: number }): Promis
     const upstream = net.connect(to.port, to.host);
     track(upstream);
     if (dropping) { dead.add(client); dead.add(upstream); }
-    const forward = (from: net.Socket, to: net.Socket) => from.on('data', (chunk: Buffer) => {
-      if (dropping) { dead.add(client); dead.add(upstream); }
-      if (!dead.has(from) && !to.destroyed) to.write(chunk);
-    });
-    forward(upstream, client);
-    // Client to upstream, held back from the first chunk naming `hold.text` on, when asked to.
-    const held: Buffer[] | null = hold ? [] : null;
-    let holding = false;
-    let heldOnce = false;
-    const rule = hold;
-    client.on('data', (chunk: Buffer) => {
-      if (dropping) { dead.add(client); dead.add(upstream); }
-      if (dead.has(client) || upstream.destroyed) return;
-      if (held && rule && !heldOnce && chunk.toString('latin1').toUpperCase().includes(rule.text.toUpperCase())) {
-        holding = true;
-        heldOnce = true;
-        setTimeout(() => {
-          if (!upstream.destroyed) for (const c of held.splice(0)) upstream.write(c);
-          holding = false;
-        }, rule.ms);
-      }
-      if (holding && held) held.push(chunk);
-      else upstream.write(chunk);
-    });
+    // Copies one direction; with a `rule`, holds back `rule.ms` from its first chunk naming `rule.text` on.
+    const forward = (from: net.Socket, to: net.Socket, rule: { text: string; ms: number } | null) => {
+      let queue: Buffer[] | null = null;
+      let ruleSpent = false;
+      from.on('data', (chunk: Buffer) => {
+        if (dropping) { dead.add(client); dead.add(upstream); }
+        if (dead.has(from) || to.destroyed) return;
+        if (rule && !ruleSpent && chunk.toString('latin1').toUpperCase().includes(rule.text.toUpperCase())) {
+          ruleSpent = true;
+          const held: Buffer[] = [];
+          queue = held;
+          setTimeout(() => {
+            queue = null;
+            if (!to.destroyed) for (const c of held) to.write(c);
+          }, rule.ms);
+        }
+        if (queue) queue.push(chunk);
+        else to.write(chunk);
+      });
+    };
+    forward(client, upstream, hold);
+    forward(upstream, client, null);
     client.on('close', () => { if (!dead.has(client)) upstream.destroy(); });
     upstream.on('close', () => { if (!dead.has(upstream)) client.destroy(); });
   });

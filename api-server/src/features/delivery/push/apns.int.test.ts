@@ -118,11 +118,20 @@ describe('APNs client', () => {
     expect(jwt(d)).not.toBe(jwt(a));
   });
 
-  it('multiplexes many concurrent sends on ONE HTTP/2 connection, within the server\'s stream limit', async () => {
+  /** A server allowing 50 streams a connection, and a client to it opening at most `maxConnections`; the server closes after `test`. */
+  async function withLimitedServer(maxConnections: number, test: (limited: ApnsFixture, c: ReturnType<typeof createApnsClient>) => Promise<void>) {
     const limited = await startApnsServer({ teamId: creds.teamId, keyId: creds.keyId, publicKey: key.publicKey, bundleId: creds.bundleId, maxConcurrentStreams: 50 });
     try {
-      const c = createApnsClient({ ...creds, endpoint: limited.url, policy: loopbackPolicy(limited.ca), maxConnections: 1 });
+      const c = createApnsClient({ ...creds, endpoint: limited.url, policy: loopbackPolicy(limited.ca), maxConnections });
       clients.push(c);
+      await test(limited, c);
+    } finally {
+      await limited.close();
+    }
+  }
+
+  it('multiplexes many concurrent sends on ONE HTTP/2 connection, within the server\'s stream limit', async () => {
+    await withLimitedServer(1, async (limited, c) => {
       const results = await Promise.all(Array.from({ length: 2_000 }, () => c.send({ token: deviceToken(), title: 'bulk' })));
       expect(results.filter((r) => r.outcome === 'sent')).toHaveLength(2_000);
       expect(limited.sessions).toBe(1);
@@ -133,16 +142,11 @@ describe('APNs client', () => {
       expect(limited.maxInFlight).toBeLessThanOrEqual(50);
       // The client itself held the rest back (the server's limit read from its SETTINGS).
       expect(c.endpoint.maxActive).toBe(50);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 
   it('opens another connection only when every open one is at the server\'s stream limit, up to maxConnections', async () => {
-    const limited = await startApnsServer({ teamId: creds.teamId, keyId: creds.keyId, publicKey: key.publicKey, bundleId: creds.bundleId, maxConcurrentStreams: 50 });
-    try {
-      const c = createApnsClient({ ...creds, endpoint: limited.url, policy: loopbackPolicy(limited.ca), maxConnections: 3 });
-      clients.push(c);
+    await withLimitedServer(3, async (limited, c) => {
       // 30 at once fit one connection: no second one.
       const few = await Promise.all(Array.from({ length: 30 }, () => c.send({ token: deviceToken(), title: 'few' })));
       expect(few.every((r) => r.outcome === 'sent')).toBe(true);
@@ -155,9 +159,7 @@ describe('APNs client', () => {
       // Three connections of 50 streams each: the client had 150 in flight, and never more than each connection allows (no REFUSED_STREAM, no GOAWAY).
       expect(c.endpoint.maxActive).toBe(150);
       expect(limited.maxInFlight).toBeLessThanOrEqual(150);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 
   it('answers retry when the server is unreachable, and reconnects after a GOAWAY', async () => {
